@@ -1,0 +1,1 @@
+"""PhantomWiki: fictional universes, their articles, multi-hop questions and exact answers."""

@@ -1,0 +1,104 @@
+"""Articles: one wiki-style page per person, the only text a model sees, and a reader that turns it back into facts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .relations import ARTICLE_RELATIONS, attributes, relations
+from .universe import Universe
+
+ARTICLE_ATTRIBUTES = ("dob", "job", "hobby", "gender")
+
+
+@dataclass
+class Article:
+    """A person's page and the facts it states, e.g. 'sister("Ann Lee", "Bo Lee")'."""
+
+    title: str
+    article: str
+    facts: list[str]
+
+
+def _sentence(word: str, plural: str, subject: str, objects: list[str]) -> str:
+    if len(objects) == 1:
+        return f"The {word} of {subject} is {objects[0]}."
+    return f"The {plural} of {subject} are {', '.join(objects)}."
+
+
+def family_of(universe: Universe, person: int) -> dict[str, list[int]]:
+    """The people each article relation links `person` to, straight from parent edges."""
+    female, parents, children = universe.female, universe.parents, universe.children
+    siblings = {c for p in parents[person] for c in children[p]} - {person}
+    spouses = {p for c in children[person] for p in parents[c]} - {person}
+    return {
+        "sister": [s for s in siblings if female[s]],
+        "brother": [s for s in siblings if not female[s]],
+        "mother": [p for p in parents[person] if female[p]],
+        "father": [p for p in parents[person] if not female[p]],
+        "son": [c for c in children[person] if not female[c]],
+        "daughter": [c for c in children[person] if female[c]],
+        "wife": [s for s in spouses if female[s]],
+        "husband": [s for s in spouses if not female[s]],
+    }
+
+
+def write_article(universe: Universe, person: int) -> Article:
+    """The article of one person (names in each sentence sorted alphabetically)."""
+    names = universe.names
+    subject = names[person]
+    rel_table, attr_table = relations(), attributes()
+    family_lines, friend_lines, attribute_lines, facts = [], [], [], []
+    for rel, linked in family_of(universe, person).items():
+        if linked:
+            objects = sorted(names[p] for p in linked)
+            family_lines.append(_sentence(rel_table[rel].singular, rel_table[rel].plural, subject, objects))
+            facts += [f'{rel}("{subject}", "{o}")' for o in objects]
+    if universe.friends[person]:
+        objects = sorted(names[p] for p in universe.friends[person])
+        friend_lines.append(_sentence("friend", "friends", subject, objects))
+        facts += [f'friend("{subject}", "{o}")' for o in objects]
+    for attr in ARTICLE_ATTRIBUTES:
+        value = universe.gender(person) if attr == "gender" else universe.attribute(attr)[person]
+        if value is not None:
+            attribute_lines.append(f"The {attr_table[attr].wording} of {subject} is {value}.")
+            facts.append(f'{attr}("{subject}", "{value}")')
+    text = (
+        f"# {subject}\n\n## Family\n" + "\n".join(family_lines)
+        + "\n\n## Friends\n" + "\n".join(friend_lines)
+        + "\n\n## Attributes\n" + "\n".join(attribute_lines) + "\n"
+    )
+    return Article(subject, text, facts)
+
+
+def _phrases() -> dict[str, str]:
+    """Sentence word (singular and plural) -> predicate, for every sentence an article can hold."""
+    phrases = {}
+    for rel in ARTICLE_RELATIONS + ("friend",):
+        phrases[relations()[rel].singular] = rel
+        phrases[relations()[rel].plural] = rel
+    for attr in ARTICLE_ATTRIBUTES:
+        phrases[attributes()[attr].wording] = attr
+    return phrases
+
+
+def read_article(text: str) -> list[tuple[str, str, str]]:
+    """(predicate, subject, object) for every statement in an article's text; the inverse of write_article."""
+    lines = text.splitlines()
+    if not lines or not lines[0].startswith("# "):
+        raise ValueError("an article starts with '# {name}'")
+    subject = lines[0][2:]
+    phrases = _phrases()
+    statements = []
+    for line in lines[1:]:
+        if not line.startswith("The "):
+            continue
+        for verb in (" is ", " are "):
+            head, sep, rest = line.partition(f" of {subject}{verb}")
+            if sep:
+                break
+        else:
+            raise ValueError(f"cannot read {line!r} in the article of {subject}")
+        predicate = phrases[head[len("The "):]]
+        values = rest[:-1].split(", ") if predicate not in attributes() else [rest[:-1]]
+        statements += [(predicate, subject, value) for value in values]
+    return statements

@@ -1,0 +1,84 @@
+"""PhantomWiki settings and the configuration-name grammar n{size}[_d{depth}]_s{seed}[_{subset}]."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, fields
+
+SUBSETS = ("questions", "corpus", "database")
+DEFAULT_SUBSET = "questions"
+GRAMMAR = "n{size}[_d{depth}]_s{seed}[_{subset}]"
+EXAMPLES = "n5000_s1, n500_d10_s3_corpus"
+_NAME = re.compile(r"^n(?P<size>\d+)(?:_d(?P<depth>\d+))?_s(?P<seed>\d+)(?:_(?P<subset>[a-z]+))?$")
+
+
+class ConfigError(ValueError):
+    """A configuration name or setting that cannot be used; the message is one line."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything a universe and its questions are a pure function of."""
+
+    size: int
+    seed: int
+    depth: int = 20
+    friendship_degree: float = 3.0
+    max_tree_size: int = 50
+    max_tree_depth: int = 20
+    max_children: int = 5
+    questions_per_template: int = 10
+    easy_mode: bool = False
+
+    def validate(self) -> Settings:
+        """Raise ConfigError naming the first value out of range."""
+        checks = [
+            ("size", self.size >= 1, "at least 1"),
+            ("seed", self.seed >= 0, "at least 0"),
+            ("depth", 4 <= self.depth <= 40, "between 4 and 40 (the grammar needs 4; 20 is the paper's)"),
+            ("friendship_degree", 0 <= self.friendship_degree <= 100, "between 0 and 100"),
+            ("max_tree_size", self.max_tree_size >= 1, "at least 1"),
+            ("max_tree_depth", 1 <= self.max_tree_depth <= 40, "between 1 and 40 generations"),
+            ("max_children", self.max_children >= 1, "at least 1"),
+            ("questions_per_template", self.questions_per_template >= 0, "at least 0"),
+        ]
+        for name, ok, expected in checks:
+            if not ok:
+                raise ConfigError(f"{name}={getattr(self, name)!r} is out of range: expected {expected}")
+        return self
+
+    @classmethod
+    def knobs(cls) -> tuple[str, ...]:
+        """Settings that are keyword arguments rather than parts of the configuration name."""
+        return tuple(f.name for f in fields(cls) if f.name not in ("size", "seed", "depth"))
+
+
+def parse_name(name: str) -> tuple[int, int, int, str]:
+    """(size, depth, seed, subset) of a configuration name, or a one-line ConfigError."""
+    match = _NAME.match(name or "")
+    subset = match.group("subset") if match else None
+    if not match or (subset is not None and subset not in SUBSETS):
+        what = f"unknown subset {subset!r}" if match else "does not match the grammar"
+        raise ConfigError(
+            f"bad configuration name {name!r}: {what}; expected {GRAMMAR} with subset one of "
+            f"{', '.join(SUBSETS)} (default {DEFAULT_SUBSET}), e.g. {EXAMPLES}"
+        )
+    depth = int(match.group("depth")) if match.group("depth") else Settings.depth
+    return int(match.group("size")), depth, int(match.group("seed")), subset or DEFAULT_SUBSET
+
+
+def settings_from(name: str, **knobs: object) -> tuple[Settings, str]:
+    """Settings and subset for a configuration name plus keyword knobs; a knob that contradicts the name is an error."""
+    size, depth, seed, subset = parse_name(name)
+    named = {"size": size, "depth": depth, "seed": seed}
+    allowed = set(Settings.knobs()) | set(named)
+    for key, value in knobs.items():
+        if key not in allowed:
+            raise ConfigError(f"unknown setting {key!r}; the settings are {', '.join(sorted(allowed))}")
+        if key in named and value != named[key]:
+            raise ConfigError(f"{key}={value!r} contradicts the configuration name {name!r}, which says {key}={named[key]}")
+    values = {**{k: v for k, v in knobs.items() if k not in named}, **named}
+    for f in fields(Settings):
+        if f.name in values and not isinstance(values[f.name], (int, float, bool)):
+            raise ConfigError(f"{f.name}={values[f.name]!r} must be a number")
+    return Settings(**values).validate(), subset

@@ -1,0 +1,102 @@
+"""Prolog: write a universe as a program stock `swipl` consults, and read a v1 universe back."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from .relations import DATA_DIR
+from .universe import Universe, build_universe
+
+BASE_PREDICATES = ("type", "gender", "parent", "friend_", "dob", "job", "hobby")
+
+
+def quote(text: str) -> str:
+    """A Prolog double-quoted string."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def rules_text() -> str:
+    """The relation rules (data/rules.pl)."""
+    return (DATA_DIR / "rules.pl").read_text(encoding="utf-8")
+
+
+def facts_text(universe: Universe) -> str:
+    """Base facts, grouped by predicate, in id order (v1 predicates and argument order)."""
+    names = [quote(name) for name in universe.names]
+    lines = [f":- dynamic {', '.join(p + '/2' for p in BASE_PREDICATES)}.", ""]
+    lines += [f"type({name}, person)." for name in names]
+    lines += [f"gender({name}, {quote(universe.gender(i))})." for i, name in enumerate(names)]
+    lines += [f"parent({names[c]}, {names[p]})." for c in range(len(names)) for p in universe.parents[c]]
+    lines += [f"friend_({names[a]}, {names[b]})." for a, b in universe.friend_pairs()]
+    for attr in ("dob", "job", "hobby"):
+        values = universe.attribute(attr)
+        lines += [f"{attr}({name}, {quote(values[i])})." for i, name in enumerate(names) if values[i] is not None]
+    return "\n".join(lines) + "\n"
+
+
+def program_text(universe: Universe) -> str:
+    """Facts plus rules: one file `swipl` consults as it is."""
+    return facts_text(universe) + "\n" + rules_text()
+
+
+def write_program(universe: Universe, out_dir: str | Path) -> Path:
+    """Write facts.pl, rules.pl and the combined program.pl into `out_dir`; return program.pl."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "facts.pl").write_text(facts_text(universe), encoding="utf-8")
+    (out / "rules.pl").write_text(rules_text(), encoding="utf-8")
+    program = out / "program.pl"
+    program.write_text(program_text(universe), encoding="utf-8")
+    return program
+
+
+_TERM = r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'|[a-z]\w*'
+_FACT = re.compile(rf"^\s*({'|'.join(BASE_PREDICATES)})\(\s*({_TERM})\s*,\s*({_TERM})\s*\)\s*\.\s*$")
+
+
+def _unquote(term: str) -> str:
+    if term[0] in "\"'":
+        return re.sub(r"\\(.)", r"\1", term[1:-1])
+    return term
+
+
+def read_universe(text: str) -> Universe:
+    """A universe from v1 Prolog text (facts.pl, or v1's one-row `database`); rule clauses are skipped.
+
+    People are ordered by first appearance in type/2 facts (then in any other fact).
+    """
+    facts: dict[str, list[tuple[str, str]]] = {p: [] for p in BASE_PREDICATES}
+    for line in text.splitlines():
+        match = _FACT.match(line)
+        if match:
+            predicate, first, second = match.groups()
+            facts[predicate].append((_unquote(first), _unquote(second)))
+    order: dict[str, int] = {}
+    for predicate in BASE_PREDICATES:
+        for first, second in facts[predicate]:
+            order.setdefault(first, len(order))
+            if predicate in ("parent", "friend_"):
+                order.setdefault(second, len(order))
+    if not order:
+        raise ValueError("no PhantomWiki facts found: expected type/2, gender/2, parent/2, friend_/2, dob/2, job/2, hobby/2")
+    n = len(order)
+    names = list(order)
+    female = bytearray(n)
+    for person, gender in facts["gender"]:
+        if gender not in ("female", "male"):
+            raise ValueError(f"gender({person!r}, {gender!r}): only female and male are supported")
+        female[order[person]] = 1 if gender == "female" else 0
+    attrs = {attr: [None] * n for attr in ("dob", "job", "hobby")}
+    for attr, values in attrs.items():
+        for person, value in facts[attr]:
+            values[order[person]] = value
+    return build_universe(
+        names=names,
+        female=female,
+        parent_edges=[(order[c], order[p]) for c, p in facts["parent"]],
+        friend_edges=[(order[a], order[b]) for a, b in facts["friend_"]],
+        dob=attrs["dob"],
+        job=attrs["job"],
+        hobby=attrs["hobby"],
+    )

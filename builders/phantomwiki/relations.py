@@ -1,0 +1,76 @@
+"""The 44 family relations plus `friend` (v1 semantics) and the person attributes, read from data/."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+DATA_DIR = Path(__file__).with_name("data")
+
+# Steps of a relation path (see data/relations.tsv).
+TO_PARENT, TO_CHILD, TO_FRIEND, IS_FEMALE, IS_MALE, NOT_NODE = range(6)
+_STEP_CODES = {"P": TO_PARENT, "C": TO_CHILD, "F": TO_FRIEND, "female": IS_FEMALE, "male": IS_MALE}
+
+# Family relations stated in articles; parent, child and sibling follow from them.
+ARTICLE_RELATIONS = ("sister", "brother", "mother", "father", "son", "daughter", "wife", "husband")
+
+
+@dataclass(frozen=True)
+class Relation:
+    """`name(X, Y)`: Y is the `singular` of X, reached from X by `steps`."""
+
+    name: str
+    difficulty: int
+    singular: str
+    plural: str
+    steps: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True)
+class Attribute:
+    """A person attribute: `name(X, Value)`, worded as `wording` in questions and articles."""
+
+    name: str
+    wording: str
+    in_questions: bool
+
+
+def _rows(file_name: str) -> list[list[str]]:
+    lines = (DATA_DIR / file_name).read_text(encoding="utf-8").splitlines()
+    return [line.split("\t") for line in lines if line and not line.startswith("#")]
+
+
+def _parse_steps(path: str) -> tuple[tuple[int, int], ...]:
+    steps = []
+    for token in path.split():
+        if token.startswith("neq:"):
+            steps.append((NOT_NODE, int(token[4:])))
+        else:
+            steps.append((_STEP_CODES[token], 0))
+    return tuple(steps)
+
+
+@lru_cache(maxsize=1)
+def relations() -> dict[str, Relation]:
+    """All relations by name, in the order of data/relations.tsv."""
+    table = {}
+    for name, difficulty, singular, plural, path in _rows("relations.tsv"):
+        table[name] = Relation(name, int(difficulty), singular, plural, _parse_steps(path))
+    return table
+
+
+@lru_cache(maxsize=1)
+def attributes() -> dict[str, Attribute]:
+    """All attributes by name, in the order of data/attributes.tsv."""
+    return {name: Attribute(name, wording, flag == "yes") for name, wording, flag in _rows("attributes.tsv")}
+
+
+def question_attributes() -> tuple[str, ...]:
+    """Attributes that questions ask about or select by (gender is left out, as in v1)."""
+    return tuple(name for name, attr in attributes().items() if attr.in_questions)
+
+
+def relation_bank(easy_mode: bool) -> tuple[str, ...]:
+    """Relations questions may use: all of them, or only difficulty 1 in easy mode."""
+    return tuple(name for name, rel in relations().items() if not easy_mode or rel.difficulty == 1)

@@ -1,0 +1,116 @@
+"""The `phantom_wiki` dataset: a fresh PhantomWiki universe, its articles and questions, from a configuration name.
+
+    import phantom_wiki
+    questions = phantom_wiki.load_dataset("n5000_s1", split="test")     # 5,000 people, seed 1, depth 20
+    corpus = phantom_wiki.load_dataset("n5000_s1_corpus", split="test")
+
+Names follow n{size}[_d{depth}]_s{seed}[_{subset}]; other settings are keyword arguments.
+The same file is a classic `datasets` loading script where `datasets` still runs them (3.x).
+"""
+
+from __future__ import annotations
+
+import inspect
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+import datasets
+
+from builders import __version__
+from builders.digest import code_digest
+from builders.phantomwiki import generate as engine
+from builders.phantomwiki.config import ConfigError, Settings, settings_from
+from builders.phantomwiki.features import FEATURES
+
+_DESCRIPTION = (
+    "PhantomWiki: an on-demand benchmark of fictional people, their wiki-style articles and multi-hop "
+    "questions with exact answers, generated afresh from a configuration name so no model can have seen it."
+)
+_CITATION = """\
+@inproceedings{gong2025phantomwiki,
+  title     = {PhantomWiki: On-Demand Datasets for Reasoning and Retrieval Evaluation},
+  author    = {Gong, Albert and Stankevi{\\v{c}}i{\\=u}t{\\.e}, Kamil{\\.e} and Wan, Chao and Kabeli, Anmol and
+               Bhatt, Sanjay and Zhang, Jacob and Weinberger, Kilian Q. and Sun, Wen and Ma, Jennifer J. and
+               Gomes, Carla P. and Goldstein, Tom and Sun, Ruoyu},
+  booktitle = {Proceedings of the 42nd International Conference on Machine Learning (ICML)},
+  year      = {2025}
+}"""
+_HOMEPAGE = "https://github.com/kilian-group/phantom-wiki"
+_LICENSE = "cc-by-4.0"
+
+
+@dataclass
+class PhantomWikiConfig(datasets.BuilderConfig):
+    """A configuration name plus the knobs it does not spell out; `size`, `seed`, `depth` may repeat the name."""
+
+    size: int | None = None
+    seed: int | None = None
+    depth: int | None = None
+    friendship_degree: float = Settings.friendship_degree
+    max_tree_size: int = Settings.max_tree_size
+    max_tree_depth: int = Settings.max_tree_depth
+    max_children: int = Settings.max_children
+    questions_per_template: int = Settings.questions_per_template
+    easy_mode: bool = Settings.easy_mode
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        knobs = {name: getattr(self, name) for name in Settings.knobs()}
+        knobs.update({k: getattr(self, k) for k in ("size", "seed", "depth") if getattr(self, k) is not None})
+        self.settings, self.subset = settings_from(self.name, **knobs)
+
+
+_BUILDER_ARGUMENTS = set(inspect.signature(datasets.DatasetBuilder.__init__).parameters) - {"self", "config_kwargs"}
+
+
+class PhantomWiki(datasets.GeneratorBasedBuilder):
+    """Generates the universe once per configuration and writes the subset the name asks for."""
+
+    BUILDER_CONFIG_CLASS = PhantomWikiConfig
+    VERSION = datasets.Version(__version__)
+    DEFAULT_WRITER_BATCH_SIZE = 1000
+
+    def __init__(self, *args: Any, hash: str | None = None, **kwargs: Any) -> None:
+        unknown = set(kwargs) - _BUILDER_ARGUMENTS - set(PhantomWikiConfig.__dataclass_fields__)
+        if unknown:
+            known = ", ".join(sorted(set(Settings.knobs()) | {"size", "seed", "depth"}))
+            raise ConfigError(f"unknown setting {sorted(unknown)[0]!r}; the settings are {known}")
+        # The cache path holds this digest: other generator code or data never reuses an old cache.
+        digest = code_digest("phantomwiki")
+        super().__init__(*args, hash=f"{hash}-{digest}" if hash else digest, **kwargs)
+
+    def _info(self) -> datasets.DatasetInfo:
+        return datasets.DatasetInfo(
+            description=_DESCRIPTION,
+            features=FEATURES[self.config.subset],
+            homepage=_HOMEPAGE,
+            citation=_CITATION,
+            license=_LICENSE,
+        )
+
+    def _split_generators(self, dl_manager: Any) -> list[datasets.SplitGenerator]:
+        return [datasets.SplitGenerator(name=datasets.Split.TEST)]
+
+    def _generate_examples(self) -> Any:
+        with_questions, with_articles = engine.needs(self.config.subset)
+        generated = engine.generate(self.config.settings, with_questions=with_questions, with_articles=with_articles)
+        yield from enumerate(engine.ROWS[self.config.subset](generated))
+
+
+def load_dataset(
+    name: str, split: str | None = None, streaming: bool = False, cache_dir: str | None = None, **kwargs: Any
+) -> datasets.Dataset | datasets.DatasetDict | datasets.IterableDataset | datasets.IterableDatasetDict:
+    """Generate (or load from the `datasets` cache) the configuration `name`, as `datasets.load_dataset` would."""
+    from dataset_loading import load_from_builder
+
+    return load_from_builder(PhantomWiki, name, split=split, streaming=streaming, cache_dir=cache_dir, **kwargs)
+
+
+if __name__ == "__main__":
+    from builders.phantomwiki.cli import main
+
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except ConfigError as error:
+        sys.exit(f"phantom_wiki: {error}")

@@ -1,0 +1,362 @@
+"""Rebuild NeoQA's instance sets (paper appendix E) from raw question and news rows.
+
+Evidence semantics (appendix E, "best-effort approach based on NLI predictions"):
+
+* an article *states* an outline item when the item is in its ``used_items`` and not in its
+  ``unsure_evidences``; evidence is *sufficient* when every required item
+  (``evidence_ids``) is stated by some article;
+* an article *mentions* an item when the item is in ``used_items`` or ``unsure_evidences``;
+  evidence is made *insufficient* for an item only by removing every article that
+  mentions it, so that no remaining article might still convey it.
+
+Sets (all articles come from the question's own timeline):
+
+* ``neoqa`` (E.2): each answerable question (multi-hop, time-span) whose past articles
+  (dated on or before the question date) are sufficient, with all of them, shuffled once;
+  one insufficient variant per required item, removing every article that mentions it and
+  keeping the order (variants that remove the same articles are merged, their items listed
+  in ``missing_evidence_ids``); up to two false-premise and two uncertain-specificity
+  children of the question, with the sufficient instance's documents.
+* ``optimal-evidence`` (E.1): the minimal sufficient article set, chosen among the
+  question record's ``sufficient_article_ids`` and ``all_sufficient_article_id_combinations``
+  (each re-checked against the articles) preferring two articles, then one, then three or
+  more, the record's own ``sufficient_article_ids`` winning ties; its one-article-removed
+  variants (kept when the removed article leaves some required item unmentioned); the
+  same children.
+* ``context-ablation`` (E.3): questions whose minimal set has exactly two articles and at
+  least 80 irrelevant past articles (mentioning no required item); the minimal set plus
+  0, 20, 40, 60, 80 of them, each smaller sample a prefix of the larger and all shown in
+  one fixed relative order; the one-article-removed variants and the children per size.
+
+Randomness is explicit and seeded per question family: ``random.Random`` seeded with a
+SHA-256 of ``(seed, purpose, question_family_id)``, so changing ``seed`` changes every
+shuffle and sample (unlike the release's ``seed_int += seed_int``), and a family's answer
+options are in one order in every instance and every set.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from builders.neoqa.release import ANSWERABLE_CATEGORIES, UNANSWERABLE_CATEGORIES, canonical_json
+from encryption.neoqa_codec import ReleaseFormatError
+
+DEFLECTION_OPTION: str = "Unanswerable"
+SUFFICIENT, INSUFFICIENT, UNANSWERABLE = "answerable-sufficient", "answerable-insufficient", "unanswerable"
+ABLATION_SIZES: tuple[int, ...] = (0, 20, 40, 60, 80)
+CHILDREN_PER_CATEGORY: int = 2
+INSTANCE_SETS: tuple[str, ...] = ("neoqa", "optimal-evidence", "context-ablation")
+
+
+@dataclass(frozen=True)
+class Article:
+    """What instance building needs to know about one news article."""
+
+    article_id: str
+    timeline_id: str
+    date: str
+    created_at: int
+    used: frozenset[str]
+    unsure: frozenset[str]
+
+    def states(self, item: str) -> bool:
+        """True when the article reports ``item`` and the NLI check agreed."""
+        return item in self.used and item not in self.unsure
+
+    def mentions(self, item: str) -> bool:
+        """True when the article reports ``item`` or might (NLI disagreed)."""
+        return item in self.used or item in self.unsure
+
+
+def articles_from_rows(news_rows: Iterable[Mapping[str, Any]]) -> dict[str, Article]:
+    """Index news rows by article id as ``Article`` objects."""
+    return {
+        row["article_id"]: Article(
+            article_id=row["article_id"],
+            timeline_id=row["timeline_id"],
+            date=row["date"],
+            created_at=row["created_at"],
+            used=frozenset(row["used_items"]),
+            unsure=frozenset(row["unsure_evidences"]),
+        )
+        for row in news_rows
+    }
+
+
+def is_sufficient(articles: Iterable[Article], items: Sequence[str]) -> bool:
+    """True when every required item is stated by at least one of the articles."""
+    articles = list(articles)
+    return all(any(article.states(item) for article in articles) for item in items)
+
+
+def unmentioned_items(articles: Iterable[Article], items: Sequence[str]) -> list[str]:
+    """Return the required items that none of the articles mentions (in ``items`` order)."""
+    articles = list(articles)
+    return [item for item in items if not any(article.mentions(item) for article in articles)]
+
+
+def family_rng(seed: int, purpose: str, family_id: str) -> random.Random:
+    """Return a generator seeded from (seed, purpose, family) through SHA-256, independent of any global state."""
+    digest = hashlib.sha256(f"{seed}\x1f{purpose}\x1f{family_id}".encode()).digest()
+    return random.Random(int.from_bytes(digest[:16], "big"))
+
+
+def _canonical_order(articles: Iterable[Article]) -> list[Article]:
+    """Sort articles chronologically then by id: the order every seeded shuffle starts from."""
+    return sorted(articles, key=lambda a: (a.date, a.created_at, a.article_id))
+
+
+def _unique(items: Iterable[str]) -> list[str]:
+    """Drop repeated items, keeping first occurrences in order."""
+    return list(dict.fromkeys(items))
+
+
+@dataclass
+class Family:
+    """An answerable question with its false-premise and uncertain-specificity children."""
+
+    parent: dict[str, Any]
+    children: dict[str, list[dict[str, Any]]]
+
+    @property
+    def family_id(self) -> str:
+        """The family's id: the answerable question's id."""
+        return self.parent["question_id"]
+
+
+def families_from_rows(question_rows: Iterable[Mapping[str, Any]]) -> list[Family]:
+    """Group questions into families in file order; children whose parent is absent are dropped."""
+    rows = list(question_rows)
+    families: dict[str, Family] = {}
+    for row in rows:
+        if row["category"] in ANSWERABLE_CATEGORIES:
+            families[row["question_id"]] = Family(parent=dict(row), children=defaultdict(list))
+    for row in rows:
+        if row["category"] in UNANSWERABLE_CATEGORIES and row["parent_question_id"] in families:
+            families[row["parent_question_id"]].children[row["category"]].append(dict(row))
+    return list(families.values())
+
+
+class InstanceBuilder:
+    """Builds the three instance sets for one split; every random choice is seeded per question family."""
+
+    def __init__(self, question_rows: Iterable[Mapping[str, Any]], news_rows: Iterable[Mapping[str, Any]],
+                 seed: int = 1) -> None:
+        """Index the split's questions and articles."""
+        self.seed = seed
+        self.articles = articles_from_rows(news_rows)
+        self.by_timeline: dict[str, list[Article]] = defaultdict(list)
+        for article in self.articles.values():
+            self.by_timeline[article.timeline_id].append(article)
+        self.families = families_from_rows(question_rows)
+
+    # ------------------------------------------------------------------ shared pieces
+
+    def past_articles(self, question: Mapping[str, Any]) -> list[Article]:
+        """All articles of the question's timeline dated on or before the question date, in canonical order."""
+        timeline = self.by_timeline.get(question["timeline_id"], [])
+        return _canonical_order(a for a in timeline if a.date <= question["date"])
+
+    def option_order(self, family: Family) -> list[str]:
+        """The family's answer options in one seeded order shared by all its instances."""
+        options = list(family.parent["answer_options"])
+        family_rng(self.seed, "options", family.family_id).shuffle(options)
+        return options
+
+    def member_options(self, family: Family, question: Mapping[str, Any]) -> list[str]:
+        """Options for one family member: the family order when its options are the same set (as released)."""
+        shared = self.option_order(family)
+        own = list(question["answer_options"])
+        if sorted(own) == sorted(shared):
+            return shared
+        family_rng(self.seed, "options:" + question["question_id"], family.family_id).shuffle(own)
+        return own
+
+    def sampled_children(self, family: Family) -> list[dict[str, Any]]:
+        """Up to two children per unanswerable category, sampled with the family's seeded generator."""
+        chosen: list[dict[str, Any]] = []
+        for category in UNANSWERABLE_CATEGORIES:
+            pool = sorted(family.children.get(category, []), key=lambda q: q["question_id"])
+            rng = family_rng(self.seed, "children:" + category, family.family_id)
+            chosen.extend(rng.sample(pool, k=min(CHILDREN_PER_CATEGORY, len(pool))))
+        return chosen
+
+    def minimal_sufficient_set(self, question: Mapping[str, Any]) -> list[str] | None:
+        """The question's minimal sufficient article set (two articles preferred), or None when none checks out."""
+        candidates = [question["sufficient_article_ids"], *question["all_sufficient_article_id_combinations"]]
+        valid: list[list[str]] = []
+        for combination in candidates:
+            ids = _unique(combination)
+            if not ids or ids in valid:
+                continue
+            articles = [self.articles.get(i) for i in ids]
+            if any(a is None or a.timeline_id != question["timeline_id"] or a.date > question["date"]
+                   for a in articles):
+                continue
+            if is_sufficient(articles, question["evidence_ids"]):  # type: ignore[arg-type]
+                valid.append(ids)
+        if not valid:
+            return None
+
+        def preference(ids: list[str]) -> int:
+            return {2: 0, 1: 1}.get(len(ids), len(ids))
+
+        return min(valid, key=preference)  # min is stable: the record's own pick wins ties
+
+    def _instance(self, family: Family, question: Mapping[str, Any], answerable: str,
+                  documents: Sequence[str], **extra: Any) -> dict[str, Any]:
+        """Assemble one instance row (documents by id; the face attaches their text)."""
+        options = self.member_options(family, question)
+        gold = question["answer"] if answerable == SUFFICIENT else DEFLECTION_OPTION
+        if gold not in options:
+            raise ReleaseFormatError(
+                f"question {question['question_id']}: its answer options lack {gold!r}; "
+                f"every NeoQA question offers the deflection option {DEFLECTION_OPTION!r}"
+            )
+        documents = list(documents)
+        row = {
+            "instance_id": hashlib.sha256(canonical_json(
+                {"question_id": question["question_id"], "documents": documents}
+            ).encode()).hexdigest(),
+            "question_family_id": family.family_id,
+            "question_id": question["question_id"],
+            "parent_question_id": question["parent_question_id"],
+            "timeline_id": question["timeline_id"],
+            "category": question["category"],
+            "answerable": answerable,
+            "question": question["question"],
+            "date": question["date"],
+            "created_at": question["created_at"],
+            "answer": gold,
+            "answer_options": options,
+            "gold_answer_idx": options.index(gold),
+            "evidence_ids": list(question["evidence_ids"]),
+            "use_evidence_documents": documents,
+            "sufficient_article_ids": [],
+            "irrelevant_article_ids": [],
+            "removed_article_ids": [],
+            "missing_evidence_ids": [],
+        }
+        row.update(extra)
+        return row
+
+    def _with_children(self, family: Family, sufficient: dict[str, Any]) -> list[dict[str, Any]]:
+        """The sampled unanswerable children, each shown the sufficient instance's documents in its order."""
+        keep = {k: sufficient[k] for k in ("sufficient_article_ids", "irrelevant_article_ids")}
+        return [
+            self._instance(family, child, UNANSWERABLE, sufficient["use_evidence_documents"], **keep)
+            for child in self.sampled_children(family)
+        ]
+
+    def _one_removed(self, family: Family, shown: list[str], minimal: list[str],
+                     **extra: Any) -> list[dict[str, Any]]:
+        """Insufficient variants omitting each minimal-set article in turn (order kept), when truly insufficient."""
+        question = family.parent
+        variants = []
+        for removed in minimal:
+            remaining = [i for i in shown if i != removed]
+            missing = unmentioned_items((self.articles[i] for i in remaining), question["evidence_ids"])
+            if not missing:  # the rest still (possibly) conveys every required item: not a clean gap
+                continue
+            variants.append(self._instance(
+                family, question, INSUFFICIENT, remaining,
+                sufficient_article_ids=list(minimal), removed_article_ids=[removed],
+                missing_evidence_ids=missing, **extra,
+            ))
+        return variants
+
+    # ------------------------------------------------------------------ the three sets
+
+    def neoqa(self) -> list[dict[str, Any]]:
+        """The main benchmark set (appendix E.2): all past articles as evidence."""
+        rows: list[dict[str, Any]] = []
+        for family in self.families:
+            question = family.parent
+            past = self.past_articles(question)
+            if not is_sufficient(past, question["evidence_ids"]):
+                continue
+            shown = [a.article_id for a in past]
+            family_rng(self.seed, "documents", family.family_id).shuffle(shown)
+            sufficient = self._instance(family, question, SUFFICIENT, shown)
+            rows.append(sufficient)
+            variants: dict[tuple[str, ...], dict[str, Any]] = {}
+            for item in _unique(question["evidence_ids"]):
+                remaining = tuple(i for i in shown if not self.articles[i].mentions(item))
+                if remaining in variants:  # same articles removed for another item: one instance
+                    continue
+                variants[remaining] = self._instance(
+                    family, question, INSUFFICIENT, remaining,
+                    removed_article_ids=[i for i in shown if self.articles[i].mentions(item)],
+                    missing_evidence_ids=unmentioned_items(
+                        (self.articles[i] for i in remaining), question["evidence_ids"]),
+                )
+            rows.extend(variants.values())
+            rows.extend(self._with_children(family, sufficient))
+        return rows
+
+    def optimal_evidence(self) -> list[dict[str, Any]]:
+        """The set without irrelevant evidence (appendix E.1): the minimal sufficient articles only."""
+        rows: list[dict[str, Any]] = []
+        for family in self.families:
+            minimal = self.minimal_sufficient_set(family.parent)
+            if minimal is None:
+                continue
+            shown = list(minimal)
+            family_rng(self.seed, "optimal-evidence", family.family_id).shuffle(shown)
+            sufficient = self._instance(
+                family, family.parent, SUFFICIENT, shown, sufficient_article_ids=list(minimal),
+            )
+            rows.append(sufficient)
+            rows.extend(self._one_removed(family, shown, minimal))
+            rows.extend(self._with_children(family, sufficient))
+        return rows
+
+    def irrelevant_candidates(self, question: Mapping[str, Any], minimal: Sequence[str]) -> list[Article]:
+        """Past articles outside the minimal set that mention none of the required items, in canonical order."""
+        return [
+            a for a in self.past_articles(question)
+            if a.article_id not in minimal and not any(a.mentions(i) for i in question["evidence_ids"])
+        ]
+
+    def context_ablation(self, sizes: Sequence[int] = ABLATION_SIZES) -> list[dict[str, Any]]:
+        """The long-context ablation (appendix E.3): two relevant articles plus nested irrelevant samples."""
+        rows: list[dict[str, Any]] = []
+        most = max(sizes)
+        for family in self.families:
+            question = family.parent
+            minimal = self.minimal_sufficient_set(question)
+            if minimal is None or len(minimal) != 2:
+                continue
+            candidates = self.irrelevant_candidates(question, minimal)
+            if len(candidates) < most:
+                continue
+            rng = family_rng(self.seed, "context-ablation", family.family_id)
+            sample = [a.article_id for a in rng.sample(candidates, k=most)]
+            arrangement = list(minimal) + sample
+            rng.shuffle(arrangement)
+            for size in sorted(sizes):
+                irrelevant = sample[:size]
+                keep = set(minimal) | set(irrelevant)
+                shown = [i for i in arrangement if i in keep]
+                extra = {"sufficient_article_ids": list(minimal), "irrelevant_article_ids": irrelevant}
+                sufficient = self._instance(family, question, SUFFICIENT, shown, **extra)
+                rows.append(sufficient)
+                rows.extend(self._one_removed(family, shown, minimal,
+                                              irrelevant_article_ids=irrelevant))
+                rows.extend(self._with_children(family, sufficient))
+        return rows
+
+    def build(self, set_name: str) -> list[dict[str, Any]]:
+        """Build one named instance set."""
+        if set_name == "neoqa":
+            return self.neoqa()
+        if set_name == "optimal-evidence":
+            return self.optimal_evidence()
+        if set_name == "context-ablation":
+            return self.context_ablation()
+        raise ValueError(f"unknown NeoQA instance set {set_name!r}; expected one of {', '.join(INSTANCE_SETS)}")

@@ -1,0 +1,358 @@
+"""Read the official NeoQA release (local directory or Hub snapshot) into validated plain records.
+
+Files are ``{split}.{kind}.jsonl`` with split in ``dev``/``test`` and kind in
+``timelines``/``news``/``questions``, plain or encrypted (see ``encryption.neoqa_codec``).
+The release's own instance files (``{split}.neoqa.jsonl`` ...) are not read: instances are
+rebuilt from the raw records (``builders.neoqa.instances``).  Entity markup
+``{Name|TYPE-n}`` is stripped from every text field; where it carries ids (outline
+sentences, article headlines and passages) the marked text is kept beside it.
+
+License: the records are CC BY-ND 4.0.  They are decrypted and re-paired only on the
+user's machine; nothing here writes them anywhere but the user's own ``datasets`` cache.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import json
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from encryption.neoqa_codec import ReleaseFileNotFoundError, ReleaseFormatError, iter_jsonl
+
+SPLITS: tuple[str, ...] = ("dev", "test")
+RAW_KINDS: tuple[str, ...] = ("timelines", "news", "questions")
+ANSWERABLE_CATEGORIES: tuple[str, ...] = ("multi-hop", "time-span")
+UNANSWERABLE_CATEGORIES: tuple[str, ...] = ("false-premise", "uncertain-specificity")
+CATEGORIES: tuple[str, ...] = ANSWERABLE_CATEGORIES + UNANSWERABLE_CATEGORIES
+ENTITY_TYPES: tuple[str, ...] = (
+    "person", "organization", "location", "product", "art", "building", "event", "miscellaneous",
+)
+DEFAULT_HUB_REPO: str = "mglockner/neoqa"
+LICENSE: str = "cc-by-nd-4.0"
+LICENSE_NOTICE: str = (
+    "NeoQA data (Glockner et al., 2025) is licensed CC BY-ND 4.0. This loader decrypts the release and "
+    "re-pairs questions with articles on your machine only; do not publish decrypted or re-paired NeoQA text "
+    "(BY-ND forbids sharing adapted material), and nothing in this package may push it to a hub or elsewhere."
+)
+
+_MARKUP = re.compile(r"\{([^{}|]+?)\s*\|\s*([A-Za-z]+-\d+)\s*\}")
+
+
+def strip_markup(text: str) -> str:
+    """Replace entity markup ``{Name|TYPE-n}`` by the plain name, the text a model should read."""
+    return _MARKUP.sub(lambda match: match.group(1).strip(), text)
+
+
+def release_filename(split: str, kind: str) -> str:
+    """Return the release's file name for one split and record kind, e.g. ``dev.news.jsonl``."""
+    return f"{split}.{kind}.jsonl"
+
+
+def locate_release_file(root: str | Path, filename: str) -> Path:
+    """Find ``filename`` in ``root`` or, failing that, exactly once anywhere below it."""
+    root = Path(root)
+    direct = root / filename
+    if direct.is_file():
+        return direct
+    found = sorted(path for path in root.rglob(filename) if path.is_file())
+    if not found:
+        raise ReleaseFileNotFoundError(
+            f"NeoQA release file {filename!r} not found in {root} (nor below it); "
+            "data_dir must hold the release's {dev,test}.{timelines,news,questions}.jsonl files"
+        )
+    if len(found) > 1:
+        raise ReleaseFormatError(
+            f"NeoQA release file {filename!r} found {len(found)} times below {root} "
+            f"({', '.join(str(path.relative_to(root)) for path in found[:3])}); point data_dir at one copy"
+        )
+    return found[0]
+
+
+def fetch_from_hub(repo_id: str, filenames: Sequence[str], revision: str | None = None,
+                   cache_dir: str | None = None) -> Path:
+    """Download the named release files of a Hub dataset repository and return the local snapshot directory."""
+    import huggingface_hub  # imported here: only this path needs the network
+
+    try:
+        local = huggingface_hub.snapshot_download(
+            repo_id=repo_id,
+            repo_type="dataset",
+            revision=revision,
+            cache_dir=cache_dir,
+            allow_patterns=[f"*{name}" for name in filenames],
+        )
+    except Exception as error:  # network, auth and missing-repo errors all end here
+        first = (str(error).strip().splitlines() or [type(error).__name__])[0]
+        raise ReleaseFileNotFoundError(
+            f"could not fetch the NeoQA release from Hub dataset {repo_id!r} ({type(error).__name__}: {first}); "
+            "pass data_dir=<local directory with the release files> instead"
+        ) from None
+    return Path(local)
+
+
+def resolve_source(data_dir: str | Path | None, repo_id: str | None, filenames: Sequence[str],
+                   revision: str | None = None, cache_dir: str | None = None) -> Path:
+    """Return the directory holding the release files: ``data_dir`` as given, or a Hub snapshot of ``repo_id``."""
+    if data_dir is not None and repo_id is not None:
+        raise ReleaseFormatError("pass either data_dir (local release files) or repo_id (Hub dataset), not both")
+    if data_dir is not None:
+        path = Path(data_dir).expanduser()
+        if not path.is_dir():
+            raise ReleaseFileNotFoundError(
+                f"data_dir {str(path)!r} is not a directory; pass the directory holding the NeoQA release files"
+            )
+        return path
+    if repo_id is not None:
+        return fetch_from_hub(repo_id, filenames, revision=revision, cache_dir=cache_dir)
+    raise ReleaseFileNotFoundError(
+        "NeoQA needs its release files: pass data_dir=<directory with dev.news.jsonl etc.> "
+        f"or repo_id=<Hub dataset holding them, e.g. {DEFAULT_HUB_REPO!r}>"
+    )
+
+
+def fingerprint(code_files: Iterable[str | Path], data_dir: str | Path | None) -> str:
+    """Hash the loader's code and the release files' names, sizes and mtimes, so a stale cache is never reused."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(p) for p in code_files):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    root = Path(data_dir).expanduser() if data_dir is not None else None
+    if root is not None and root.is_dir():
+        for path in sorted(root.rglob("*.jsonl")):
+            stat = path.stat()
+            digest.update(f"{path.relative_to(root)}:{stat.st_size}:{stat.st_mtime_ns}".encode())
+    return digest.hexdigest()[:16]
+
+
+# --------------------------------------------------------------------------- validation
+
+
+def _fail(where: str, message: str) -> ReleaseFormatError:
+    """Build the one-line error for a record that does not have the published shape."""
+    return ReleaseFormatError(f"{where}: {message}")
+
+
+def _field(record: Mapping[str, Any], name: str, kind: type | tuple[type, ...], where: str,
+           default: Any = ...) -> Any:
+    """Return ``record[name]`` checked against ``kind``; missing optional fields give ``default``."""
+    if name not in record or record[name] is None:
+        if default is ...:
+            raise _fail(where, f"record has no {name!r} field; is this the right NeoQA file?")
+        return default
+    value = record[name]
+    if not isinstance(value, kind) or isinstance(value, bool) and kind is int:
+        expected = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+        raise _fail(where, f"field {name!r} should be {expected}, found {type(value).__name__}")
+    return value
+
+
+def _objects(record: Mapping[str, Any], name: str, where: str, default: Any = ...) -> list[dict[str, Any]]:
+    """Return a list-of-objects field, checked."""
+    values = _field(record, name, list, where, default)
+    if not all(isinstance(value, dict) for value in values):
+        raise _fail(where, f"field {name!r} should be a list of objects")
+    return list(values)
+
+
+def _str_list(record: Mapping[str, Any], name: str, where: str, default: Any = ...) -> list[str]:
+    """Return a list-of-strings field, checked."""
+    values = _field(record, name, list, where, default)
+    if not all(isinstance(value, str) for value in values):
+        raise _fail(where, f"field {name!r} should be a list of strings")
+    return list(values)
+
+
+def _date(record: Mapping[str, Any], where: str) -> str:
+    """Return the record's ``date`` after checking it is an ISO ``YYYY-MM-DD`` date."""
+    value = _field(record, "date", str, where)
+    try:
+        datetime.date.fromisoformat(value)
+    except ValueError:
+        raise _fail(where, f"field 'date' should be a YYYY-MM-DD date, found {value!r}") from None
+    return value
+
+
+def _text(value: Any) -> str:
+    """Return a text field with markup stripped (None becomes the empty string)."""
+    return strip_markup(value) if isinstance(value, str) else "" if value is None else str(value)
+
+
+def _plain_json(value: Any) -> Any:
+    """Strip entity markup from every string inside a JSON value."""
+    if isinstance(value, str):
+        return strip_markup(value)
+    if isinstance(value, list):
+        return [_plain_json(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _plain_json(item) for key, item in value.items()}
+    return value
+
+
+# --------------------------------------------------------------------------- records -> rows
+
+
+def news_row(record: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """Validate one news-article record and return its row (plain text plus marked text)."""
+    passages = _str_list(record, "passages", where)
+    headline = _field(record, "headline", str, where)
+    return {
+        "timeline_id": _field(record, "timeline_id", str, where),
+        "article_id": _field(record, "article_id", str, where),
+        "event_id": _field(record, "event_id", str, where),
+        "headline": strip_markup(headline),
+        "passages": [strip_markup(passage) for passage in passages],
+        "headline_marked": headline,
+        "passages_marked": passages,
+        "created_at": _field(record, "created_at", int, where),
+        "date": _date(record, where),
+        "news_profile": _field(record, "news_profile", str, where, ""),
+        "used_items": _str_list(record, "used_items", where),
+        "unsure_evidences": _str_list(record, "unsure_evidences", where, []),
+    }
+
+
+def question_row(record: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """Validate one question record and return its row (markup stripped, ``meta`` kept as JSON)."""
+    category = _field(record, "category", str, where)
+    if category not in CATEGORIES:
+        raise _fail(where, f"unknown question category {category!r}; expected one of {', '.join(CATEGORIES)}")
+    combinations = _field(record, "all_sufficient_article_id_combinations", list, where, [])
+    if not all(isinstance(combo, list) and all(isinstance(i, str) for i in combo) for combo in combinations):
+        raise _fail(where, "field 'all_sufficient_article_id_combinations' should be a list of lists of ids")
+    distractors = []
+    for distractor in _objects(record, "distractors", where, []):
+        distractors.append({
+            "answer": _text(distractor.get("answer")),
+            "explanation": _text(distractor.get("explanation")),
+            "distractor-sentences": [str(s) for s in distractor.get("distractor-sentences") or []],
+        })
+    evidence_ids = _str_list(record, "evidence_ids", where, [] if category in UNANSWERABLE_CATEGORIES else ...)
+    if category in ANSWERABLE_CATEGORIES and not evidence_ids:
+        raise _fail(where, f"{category} question has no evidence_ids; every answerable question names its outline items")
+    options = [strip_markup(option) for option in _str_list(record, "answer_options", where)]
+    answer = strip_markup(_field(record, "answer", str, where))
+    if answer not in options:
+        raise _fail(where, f"answer {answer!r} is not one of its answer_options")
+    return {
+        "timeline_id": _field(record, "timeline_id", str, where),
+        "question_id": _field(record, "question_id", str, where),
+        "parent_question_id": _field(record, "parent_question_id", str, where, None),
+        "category": category,
+        "evidence_ids": evidence_ids,
+        "question": strip_markup(_field(record, "question", str, where)),
+        "answer": answer,
+        "date": _date(record, where),
+        "created_at": _field(record, "created_at", int, where),
+        "distractors": distractors,
+        "answer_options": options,
+        "sufficient_article_ids": _str_list(record, "sufficient_article_ids", where, []),
+        "all_sufficient_article_id_combinations": [list(combo) for combo in combinations],
+        "meta": _plain_json(record.get("meta")),
+    }
+
+
+def _entity_rows(snapshot: Mapping[str, Any], where: str) -> list[dict[str, Any]]:
+    """Flatten a snapshot's entities (grouped by type) into rows with ``entity_type`` and JSON ``properties``."""
+    grouped = _field(snapshot, "named_entities", dict, where, {})
+    rows = []
+    for entity_type in sorted(grouped, key=lambda t: (ENTITY_TYPES.index(t) if t in ENTITY_TYPES else 99, t)):
+        entities = grouped[entity_type] or []
+        if not isinstance(entities, list) or not all(isinstance(e, dict) for e in entities):
+            raise _fail(where, f"named_entities[{entity_type!r}] should be a list of objects")
+        for entity in entities:
+            known = {"id", "name", "description", "history"}
+            rows.append({
+                "entity_type": entity_type,
+                "id": _field(entity, "id", str, where),
+                "name": _text(entity.get("name")),
+                "description": _text(entity.get("description")),
+                "history": [
+                    {
+                        "created_at": _field(item, "created_at", int, where, -1),
+                        "event_update": _text(item.get("event_update")),
+                        "date": str(item.get("date") or ""),
+                    }
+                    for item in _objects(entity, "history", where, [])
+                ],
+                "properties": _plain_json({k: v for k, v in entity.items() if k not in known}),
+            })
+    return rows
+
+
+def timeline_row(record: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """Validate one timeline record and return its row (events with plain and marked outline sentences)."""
+    genre = _field(record, "genre", dict, where)
+    event_type = _field(record, "event_type", dict, where)
+    events = []
+    for event in _objects(record, "events", where):
+        outline = [
+            {
+                "id": _field(item, "id", str, where),
+                "pos": _field(item, "pos", int, where, -1),
+                "sentence": strip_markup(_field(item, "sentence", str, where)),
+                "sentence_marked": item["sentence"],
+            }
+            for item in _objects(event, "outline", where)
+        ]
+        events.append({
+            "event_id": _field(event, "event_id", str, where),
+            "created_at": _field(event, "created_at", int, where),
+            "date": _date(event, where),
+            "initial_summary": _text(event.get("initial_summary")),
+            "used_named_entities": [
+                {"id": str(entity.get("id")), "new": bool(entity.get("new"))}
+                for entity in _objects(event, "used_named_entities", where, [])
+            ],
+            "outline": outline,
+        })
+    snapshots = [
+        {
+            "created_at": _field(snapshot, "created_at", int, where),
+            "for_event": _field(snapshot, "for_event", str, where),
+            "date": _date(snapshot, where),
+            "named_entities": _entity_rows(snapshot, where),
+        }
+        for snapshot in _objects(record, "named_entity_snapshots", where, [])
+    ]
+    return {
+        "timeline_id": _field(record, "timeline_id", str, where),
+        "genre": {"category": str(genre.get("category", "")), "genre_id": str(genre.get("genre_id", ""))},
+        "event_type": {
+            "category": str(event_type.get("category", "")),
+            "event_type_id": str(event_type.get("event_type_id", "")),
+        },
+        "initial_summary": _text(record.get("initial_summary")),
+        "events": events,
+        "named_entity_snapshots": snapshots,
+    }
+
+
+_ROW_MAKERS = {"timelines": timeline_row, "news": news_row, "questions": question_row}
+_ID_FIELDS = {"timelines": "timeline_id", "news": "article_id", "questions": "question_id"}
+
+
+def read_rows(root: str | Path, split: str, kind: str, key: int | str | None) -> list[dict[str, Any]]:
+    """Read, decrypt if needed, and validate one release file into rows; ids must be unique."""
+    if split not in SPLITS:
+        raise ReleaseFormatError(f"unknown NeoQA split {split!r}; the release has {', '.join(SPLITS)}")
+    if kind not in _ROW_MAKERS:
+        raise ReleaseFormatError(f"unknown NeoQA record kind {kind!r}; expected one of {', '.join(RAW_KINDS)}")
+    path = locate_release_file(root, release_filename(split, kind))
+    rows, seen = [], set()
+    for number, record in iter_jsonl(path, key):
+        row = _ROW_MAKERS[kind](record, f"{path.name}, line {number}")
+        identifier = row[_ID_FIELDS[kind]]
+        if identifier in seen:
+            raise _fail(f"{path.name}, line {number}", f"duplicate {_ID_FIELDS[kind]} {identifier!r}")
+        seen.add(identifier)
+        rows.append(row)
+    return rows
+
+
+def canonical_json(value: Any) -> str:
+    """Serialise a value deterministically (sorted keys), for ids derived from content."""
+    return json.dumps(value, sort_keys=True, ensure_ascii=True, separators=(",", ":"))

@@ -1,0 +1,198 @@
+"""The `neoqa` dataset: the official NeoQA release, decrypted and re-paired on your machine, on current `datasets`.
+
+Configurations: raw records ``timelines``, ``news``, ``questions`` and instance sets
+``neoqa``, ``optimal-evidence``, ``context-ablation`` (appendix E of Glockner et al., 2025),
+splits ``dev`` and ``test`` (``context-ablation``: ``test`` only, as released).  All work
+lives in ``builders.neoqa``; this module holds the configuration, the schema and the
+``datasets`` plumbing.  License: CC BY-ND 4.0; never publish the decrypted or re-paired text.
+
+    python -m neoqa neoqa --data-dir DIR --decryption-key 23456   # prints the row counts
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import datasets
+
+import builders.neoqa as engine
+import encryption
+from dataset_loading import load_from_builder
+
+_STR = datasets.Value("string")
+_INT = datasets.Value("int32")
+_STRS = datasets.List(_STR)
+
+NEWS_FEATURES = datasets.Features({
+    "timeline_id": _STR, "article_id": _STR, "event_id": _STR,
+    "headline": _STR, "passages": _STRS,  # entity markup stripped
+    "headline_marked": _STR, "passages_marked": _STRS,  # as released: {Name|TYPE-n}
+    "created_at": _INT, "date": _STR, "news_profile": _STR,
+    "used_items": _STRS, "unsure_evidences": _STRS,
+})
+QUESTION_FEATURES = datasets.Features({
+    "timeline_id": _STR, "question_id": _STR, "parent_question_id": _STR, "category": _STR,
+    "evidence_ids": _STRS, "question": _STR, "answer": _STR, "date": _STR, "created_at": _INT,
+    "distractors": datasets.List({"answer": _STR, "explanation": _STR, "distractor-sentences": _STRS}),
+    "answer_options": _STRS,  # release order
+    "sufficient_article_ids": _STRS, "all_sufficient_article_id_combinations": datasets.List(_STRS),
+    "meta": datasets.Json(),
+})
+TIMELINE_FEATURES = datasets.Features({
+    "timeline_id": _STR,
+    "genre": {"category": _STR, "genre_id": _STR},
+    "event_type": {"category": _STR, "event_type_id": _STR},
+    "initial_summary": _STR,
+    "events": datasets.List({
+        "event_id": _STR, "created_at": _INT, "date": _STR, "initial_summary": _STR,
+        "used_named_entities": datasets.List({"id": _STR, "new": datasets.Value("bool")}),
+        "outline": datasets.List({"id": _STR, "pos": _INT, "sentence": _STR, "sentence_marked": _STR}),
+    }),
+    "named_entity_snapshots": datasets.List({
+        "created_at": _INT, "for_event": _STR, "date": _STR,
+        "named_entities": datasets.List({  # flattened from the release's per-type groups
+            "entity_type": _STR, "id": _STR, "name": _STR, "description": _STR,
+            "history": datasets.List({"created_at": _INT, "event_update": _STR, "date": _STR}),
+            "properties": datasets.Json(),  # every other, type-specific field
+        }),
+    }),
+})
+INSTANCE_FEATURES = datasets.Features({
+    "instance_id": _STR, "question_family_id": _STR, "question_id": _STR, "parent_question_id": _STR,
+    "timeline_id": _STR, "category": _STR, "answerable": _STR,
+    "question": _STR, "date": _STR, "created_at": _INT,
+    "answer": _STR,  # gold: the answer, or "Unanswerable" when the model must deflect
+    "answer_options": _STRS, "gold_answer_idx": _INT,  # one seeded order per question family
+    "evidence_ids": _STRS,
+    "use_evidence_documents": _STRS,  # article ids in the order shown
+    "documents": datasets.List({"article_id": _STR, "headline": _STR, "date": _STR, "passages": _STRS}),
+    "sufficient_article_ids": _STRS, "irrelevant_article_ids": _STRS,
+    "removed_article_ids": _STRS, "missing_evidence_ids": _STRS,
+})
+FEATURES: dict[str, datasets.Features] = {
+    "timelines": TIMELINE_FEATURES, "news": NEWS_FEATURES, "questions": QUESTION_FEATURES,
+    **{name: INSTANCE_FEATURES for name in ("neoqa", "optimal-evidence", "context-ablation")},
+}
+
+CITATION = """@article{glockner2025neoqa,
+  author = {Glockner, Max and Jiang, Xiang and Ribeiro, Leonardo F.R. and Gurevych, Iryna and Dreyer, Markus},
+  title = {NeoQA: Evidence-based Question Answering with Generated News Events},
+  year = {2025}
+}"""
+
+
+@dataclass
+class NeoQAConfig(datasets.BuilderConfig):
+    """A NeoQA configuration plus the user's knobs: seed, decryption key, Hub source, documents on/off."""
+
+    seed: int = 1
+    decryption_key: int | str | None = None
+    hub_repo_id: str | None = None
+    revision: str | None = None
+    include_documents: bool = True
+
+    def validate(self) -> None:
+        """Raise a one-line ValueError for a knob with an impossible value."""
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int):
+            raise ValueError(f"seed must be an integer, got {self.seed!r}")
+        if self.decryption_key is not None:
+            encryption.key_byte(self.decryption_key)
+
+
+class NeoQA(datasets.GeneratorBasedBuilder):
+    """NeoQA from its official release files: raw records and the rebuilt instance sets."""
+
+    BUILDER_CONFIG_CLASS = NeoQAConfig
+    DEFAULT_WRITER_BATCH_SIZE = 100  # an instance can carry 100+ articles: keep write batches small
+    VERSION = datasets.Version("1.0.0")
+    BUILDER_CONFIGS = [NeoQAConfig(name=name, version="1.0.0") for name in engine.CONFIG_NAMES]
+
+    def __init__(self, *args: Any, repo_id: str | None = None, hash: str | None = None, **kwargs: Any) -> None:
+        """Take ``repo_id`` as the Hub source, and key the cache on this code and the release files."""
+        if kwargs.get("config_name") is None:
+            raise ValueError(f"NeoQA needs a configuration name: one of {', '.join(engine.CONFIG_NAMES)}")
+        engine.check_config(kwargs["config_name"])
+        if hash is None:
+            code = [Path(__file__), *Path(engine.__file__).parent.glob("*.py"),
+                    *Path(encryption.__file__).parent.glob("*.py")]
+            hash = engine.fingerprint(code, kwargs.get("data_dir"))
+        kwargs = {key: value for key, value in kwargs.items() if value is not None}
+        super().__init__(*args, hash=hash, **({"hub_repo_id": repo_id} if repo_id else {}), **kwargs)
+
+    def _info(self) -> datasets.DatasetInfo:
+        """Describe the configuration, its schema and the license."""
+        return datasets.DatasetInfo(
+            description=f"NeoQA '{self.config.name}', built from the official release. {engine.LICENSE_NOTICE}",
+            features=FEATURES[self.config.name],
+            homepage="https://github.com/amazon-science/NeoQA",
+            license=engine.LICENSE,
+            citation=CITATION,
+        )
+
+    def _split_generators(self, dl_manager: Any) -> list[datasets.SplitGenerator]:
+        """Locate (or fetch), decrypt, validate and assemble every split before any row is written."""
+        config = self.config
+        config.validate()
+        root = engine.resolve_source(config.data_dir, config.hub_repo_id, engine.files_needed(config.name),
+                                     revision=config.revision)
+        return [
+            datasets.SplitGenerator(name=split, gen_kwargs={"prepared": engine.PreparedSplit(
+                root, config.name, split, config.decryption_key, config.seed, config.include_documents)})
+            for split in engine.CONFIG_SPLITS[config.name]
+        ]
+
+    def _generate_examples(self, prepared: engine.PreparedSplit) -> Iterator[tuple[int, dict[str, Any]]]:
+        """Yield the prepared rows with their position as key."""
+        yield from enumerate(prepared)
+
+
+def load_dataset(name: str, split: str | None = None, data_dir: str | None = None,
+                 decryption_key: int | str | None = None, *, repo_id: str | None = None, seed: int = 1,
+                 streaming: bool = False, cache_dir: str | None = None, **kwargs: Any,
+                 ) -> datasets.Dataset | datasets.DatasetDict | datasets.IterableDataset | datasets.IterableDatasetDict:
+    """Load one NeoQA configuration from local release files (``data_dir``) or a Hub repo (``repo_id``)."""
+    engine.check_config(name, split if split is not None and not any(c in split for c in "[+") else None)
+    if data_dir is None and repo_id is None:
+        raise FileNotFoundError(
+            "NeoQA needs its release files: pass data_dir=<directory with dev.news.jsonl etc.> "
+            f"or repo_id=<Hub dataset holding them, e.g. {engine.DEFAULT_HUB_REPO!r}>"
+        )
+    return load_from_builder(NeoQA, name, split=split, streaming=streaming, cache_dir=cache_dir,
+                             data_dir=data_dir, decryption_key=decryption_key, repo_id=repo_id, seed=seed,
+                             **kwargs)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """CLI: build one configuration and print its row counts per split (and per answerability)."""
+    parser = argparse.ArgumentParser(prog="python -m neoqa", description=main.__doc__)
+    parser.add_argument("name", choices=engine.CONFIG_NAMES)
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--data-dir", help="directory with the release's {dev,test}.*.jsonl files")
+    source.add_argument("--repo-id", help="Hub dataset repository holding the release files")
+    parser.add_argument("--decryption-key", help=f"key of the encrypted files (the release's is {encryption.RELEASE_KEY})")
+    parser.add_argument("--split", choices=engine.SPLITS)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--cache-dir")
+    args = parser.parse_args(argv)
+    try:
+        loaded = load_dataset(args.name, split=args.split, data_dir=args.data_dir, repo_id=args.repo_id,
+                              decryption_key=args.decryption_key, seed=args.seed, cache_dir=args.cache_dir)
+    except (ValueError, FileNotFoundError) as error:
+        parser.exit(2, f"error: {error}\n")
+    splits = {args.split: loaded} if args.split else dict(loaded)
+    for split, rows in splits.items():
+        labels = Counter(rows["answerable"]) if "answerable" in rows.column_names else {}
+        detail = ", ".join(f"{label}={count}" for label, count in sorted(labels.items()))
+        print(f"{args.name}/{split}: {len(rows)} rows" + (f" ({detail})" if detail else ""))
+    return 0
+
+
+if __name__ == "__main__":  # re-import so the builder's module (and cache folder) is `neoqa`, not `__main__`
+    from neoqa import main as _main
+
+    raise SystemExit(_main())

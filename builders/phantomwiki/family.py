@@ -65,7 +65,7 @@ def _uniform_day(rng: random.Random, low: int, high: int) -> int:
 def _free_days(low: int, high: int, taken: list[int]) -> list[tuple[int, int]]:
     """Sub-intervals of [low, high] at least MIN_SIBLING_GAP_DAYS away from every day in `taken`."""
     gap = MIN_SIBLING_GAP_DAYS
-    intervals = [(low, high)]
+    intervals = [(low, high)] if low <= high else []
     for day in taken:
         blocked_low, blocked_high = day - gap + 1, day + gap - 1
         next_intervals = []

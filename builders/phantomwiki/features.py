@@ -17,7 +17,7 @@ FEATURES = {
             "type": datasets.Value("int32"),
             "difficulty": datasets.Value("int32"),
             "is_aggregation_question": datasets.Value("bool"),
-            "evidence": [{"answer": _STRING, "facts": [_STRING]}],
+            "evidence": [_STRING],  # facts used by every derivation of every answer
         }
     ),
     "corpus": datasets.Features({"title": _STRING, "article": _STRING, "facts": [_STRING]}),

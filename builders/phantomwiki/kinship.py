@@ -26,62 +26,48 @@ class Kinship:
         key = (rel, person)
         found = self._cache.get(key)
         if found is None:
-            out: set[int] = set()
-            self._walk(self.steps[rel], 0, [person], out, None, None)
-            found = self._cache[key] = tuple(sorted(out))
+            found = self._cache[key] = tuple(sorted({path[-1] for path, _ in self._paths(rel, person, False)}))
         return found
 
     def derive(self, rel: str, person: int) -> dict[int, set[Fact]]:
         """For each Y with rel(person, Y): the union of the facts of all its derivations."""
         out: dict[int, set[Fact]] = {}
-        self._walk(self.steps[rel], 0, [person], None, out, [])
+        for path, facts in self._paths(rel, person, True):
+            out.setdefault(path[-1], set()).update(facts)
         return out
 
-    def _walk(
-        self,
-        steps: tuple[tuple[int, int], ...],
-        k: int,
-        path: list[int],
-        out: set[int] | None,
-        provenance: dict[int, set[Fact]] | None,
-        facts: list[Fact] | None,
-    ) -> None:
+    def _paths(self, rel: str, person: int, with_facts: bool) -> list[tuple[tuple[int, ...], tuple]]:
+        """Every derivation of rel(person, _): its path of people and (optionally) the facts it uses."""
         u = self.universe
-        node = path[-1]
-        while k < len(steps):
-            op, arg = steps[k]
-            if op == NOT_NODE:
-                if node == path[arg]:
-                    return
-            elif op == IS_FEMALE or op == IS_MALE:
-                if u.female[node] != (op == IS_FEMALE):
-                    return
-                if facts is not None:
-                    facts.append(("gender", node))
-                    self._walk(steps, k + 1, path, out, provenance, facts)
-                    facts.pop()
-                    return
+        female, parents, children, friends = u.female, u.parents, u.children, u.friends
+        paths: list[tuple[tuple[int, ...], tuple]] = [((person,), ())]
+        for op, arg in self.steps[rel]:
+            if op == TO_PARENT:
+                paths = [
+                    (path + (p,), facts + (("parent", path[-1], p),) if with_facts else ())
+                    for path, facts in paths for p in parents[path[-1]]
+                ]
+            elif op == TO_CHILD:
+                paths = [
+                    (path + (c,), facts + (("parent", c, path[-1]),) if with_facts else ())
+                    for path, facts in paths for c in children[path[-1]]
+                ]
+            elif op == TO_FRIEND:
+                paths = [
+                    (path + (f,), facts + (("friend", min(path[-1], f), max(path[-1], f)),) if with_facts else ())
+                    for path, facts in paths for f in friends[path[-1]]
+                ]
+            elif op == NOT_NODE:
+                paths = [(path, facts) for path, facts in paths if path[-1] != path[arg]]
             else:
-                if op == TO_PARENT:
-                    hops = [(p, ("parent", node, p)) for p in u.parents[node]]
-                elif op == TO_CHILD:
-                    hops = [(c, ("parent", c, node)) for c in u.children[node]]
-                else:
-                    hops = [(f, ("friend", min(node, f), max(node, f))) for f in u.friends[node]]
-                for nxt, fact in hops:
-                    path.append(nxt)
-                    if facts is not None:
-                        facts.append(fact)
-                    self._walk(steps, k + 1, path, out, provenance, facts)
-                    if facts is not None:
-                        facts.pop()
-                    path.pop()
-                return
-            k += 1
-        if out is not None:
-            out.add(node)
-        if provenance is not None:
-            provenance.setdefault(node, set()).update(facts)
+                wanted = 1 if op == IS_FEMALE else 0
+                paths = [
+                    (path, facts + (("gender", path[-1]),) if with_facts else ())
+                    for path, facts in paths if female[path[-1]] == wanted
+                ]
+            if not paths:
+                break
+        return paths
 
     def pairs(self, person: int, bank: tuple[str, ...]) -> list[tuple[str, int]]:
         """Distinct (relation, Y) pairs of `person` over the relations in `bank`, in bank order."""

@@ -20,7 +20,7 @@ ATTEMPTS_PER_QUESTION = 100
 
 @dataclass
 class Question:
-    """One question with its exact answers and, per answer, the facts of all its derivations."""
+    """One question with its exact answers and the facts used by all derivations of its answers."""
 
     id: str
     question: str
@@ -31,7 +31,7 @@ class Question:
     type: int
     difficulty: int
     is_aggregation_question: bool
-    evidence: list[dict]
+    evidence: list[str]
 
 
 def _attribute_pairs(universe, person: int) -> list[tuple[str, str]]:
@@ -122,10 +122,7 @@ def sample_questions(
             seen.add(text)
             query = [_PLACEHOLDER.sub(lambda m: filled[m.group(0)][1], lit) for lit in template.query]
             solution = solver.solve(query, template.answer, with_facts=True)
-            evidence = [
-                {"answer": answer, "facts": sorted(fact_text(universe, f) for f in solution.facts[answer])}
-                for answer in solution.answers
-            ]
+            evidence = sorted(fact_text(universe, fact) for fact in solution.facts)
             questions.append(
                 Question(
                     id=question_id(text, query),

@@ -38,10 +38,10 @@ class Literal:
 
 @dataclass
 class Solution:
-    """Sorted answers; `facts[answer]` are the facts of every derivation of that answer."""
+    """Sorted answers and, when asked for, the facts used by every derivation of any of them."""
 
     answers: list[str]
-    facts: dict[str, set[Fact]] = field(default_factory=dict)
+    facts: set[Fact] = field(default_factory=set)
 
 
 def _unquote(term: str) -> str | None:
@@ -82,7 +82,7 @@ class Solver:
         self._derived: dict[tuple[str, int], dict[int, set[Fact]]] = {}
 
     def solve(self, query: list[str], answer: str, with_facts: bool = False) -> Solution:
-        """The sorted answer values of `answer`; with facts per answer when `with_facts`."""
+        """The sorted answer values of `answer`; with the facts of their derivations when `with_facts`."""
         literals = [parse_literal(text) for text in reversed(query)]
         layers: list[dict] = []  # per literal: input value -> set of output values
         frontier: set | None = None
@@ -108,8 +108,7 @@ class Solver:
         ordered = self._ordered(values, last)
         solution = Solution([self._text(v, last) for v in ordered])
         if with_facts:
-            for value in ordered:
-                solution.facts[self._text(value, last)] = self._provenance(literals, layers, value)
+            solution.facts = self._provenance(literals, layers, values)
             self._derived.clear()
         return solution
 
@@ -158,16 +157,18 @@ class Solver:
         person = target if lit.inverse else source
         return {("gender", person)} if lit.predicate == "gender" else {(lit.predicate, person)}
 
-    def _provenance(self, literals: list[Literal], layers: list[dict], answer) -> set[Fact]:
-        """Facts on every path that ends in `answer`, walking the layers backwards."""
+    def _provenance(self, literals: list[Literal], layers: list[dict], answers: set) -> set[Fact]:
+        """Facts on every path that ends in an answer, walking the layers backwards once."""
         facts: set[Fact] = set()
-        reached = {answer}
+        reached = answers
         for lit, edges in zip(reversed(literals), reversed(layers)):
             previous = set()
             for source, targets in edges.items():
-                for target in targets & reached:
+                hit = targets & reached
+                if hit:
                     previous.add(source)
-                    facts |= self._edge_facts(lit, source, target)
+                    for target in hit:
+                        facts |= self._edge_facts(lit, source, target)
             reached = previous
         return facts
 

@@ -1,0 +1,40 @@
+"""Write dataset rows as Parquet (with the `datasets` features in its schema, so plain load_dataset reads it) or JSONL."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from itertools import islice
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+FORMATS = ("parquet", "jsonl")
+ROWS_PER_GROUP = 10_000
+
+
+def _batches(rows: Iterable[dict], size: int) -> Iterator[list[dict]]:
+    iterator = iter(rows)
+    while batch := list(islice(iterator, size)):
+        yield batch
+
+
+def write_rows(rows: Iterable[dict], path: Path, file_format: str, schema: pa.Schema) -> int:
+    """Write `rows` to `path` in `file_format`; return how many were written."""
+    if file_format not in FORMATS:
+        raise ValueError(f"unknown format {file_format!r}: expected one of {', '.join(FORMATS)}")
+    count = 0
+    if file_format == "jsonl":
+        with open(path, "w", encoding="utf-8") as out:
+            for row in rows:
+                out.write(json.dumps(row, ensure_ascii=False) + "\n")
+                count += 1
+        return count
+    with pq.ParquetWriter(path, schema) as writer:
+        for batch in _batches(rows, ROWS_PER_GROUP):
+            writer.write_table(pa.Table.from_pylist(batch, schema=schema))
+            count += len(batch)
+    if count == 0:  # ParquetWriter wrote the schema only; that is a valid empty table
+        pq.write_table(schema.empty_table(), path)
+    return count

@@ -1,0 +1,102 @@
+"""A universe has exactly n people whose families, names, dates, friendships and attributes obey the spec."""
+
+from __future__ import annotations
+
+import pytest
+
+from builders.phantomwiki.dates import add_years, ordinal
+from builders.phantomwiki.family import MIN_SIBLING_GAP_DAYS, SPOUSE_MAX_GAP_YEARS
+from builders.phantomwiki.vocabulary import load_vocabulary
+from pw_universes import generated
+
+NAMES = ["n1_s1", "n2_s3", "n50_s1", "n500_s2", "n5000_s1", "n1234_s9"]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_exactly_n_people_with_unique_names(name):
+    u = generated(name).universe
+    size = int(name[1:].split("_")[0])
+    assert len(u) == size
+    assert len(set(u.names)) == size
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_parents_are_a_mother_and_a_father_18_to_45_years_older(name):
+    u = generated(name).universe
+    for child, parents in enumerate(u.parents):
+        assert len(parents) in (0, 2)
+        if parents:
+            assert sorted(u.female[p] for p in parents) == [0, 1]
+        born = ordinal(u.dob[child])
+        for parent in parents:
+            parent_born = ordinal(u.dob[parent])
+            assert add_years(parent_born, 18) <= born <= add_years(parent_born, 45), (u.names[child], u.names[parent])
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_siblings_are_born_apart_and_spouses_are_close_in_age(name):
+    u = generated(name).universe
+    for person, children in enumerate(u.children):
+        days = sorted(ordinal(u.dob[c]) for c in children)
+        assert all(b - a >= MIN_SIBLING_GAP_DAYS for a, b in zip(days, days[1:]))
+        spouses = {p for c in children for p in u.parents[c]} - {person}
+        assert len(spouses) <= 1
+        for spouse in spouses:
+            born, spouse_born = ordinal(u.dob[person]), ordinal(u.dob[spouse])
+            assert add_years(born, -SPOUSE_MAX_GAP_YEARS) <= spouse_born <= add_years(born, SPOUSE_MAX_GAP_YEARS)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_surnames_follow_the_father_and_wives_take_the_husbands(name):
+    u = generated(name).universe
+    surname = [n.split(" ", 1)[1] for n in u.names]
+    for child, parents in enumerate(u.parents):
+        father = next((p for p in parents if not u.female[p]), None)
+        mother = next((p for p in parents if u.female[p]), None)
+        if father is not None:
+            assert surname[mother] == surname[father]
+            if not u.female[child]:
+                assert surname[child] == surname[father]
+            elif not u.children[child]:
+                assert surname[child] == surname[father]  # unmarried daughters keep their father's name
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_friendship_is_symmetric_and_attributes_are_single_valued(name):
+    u = generated(name).universe
+    vocab = load_vocabulary()
+    jobs, hobbies = set(vocab.jobs), set(vocab.hobbies)
+    for person, friends in enumerate(u.friends):
+        assert person not in friends
+        assert all(person in u.friends[f] for f in friends)
+        assert u.job[person] in jobs and u.hobby[person] in hobbies
+        assert len(u.dob[person]) == 10 and u.dob[person][4] == "-"
+
+
+def test_average_friendship_degree_is_close_to_the_setting():
+    u = generated("n5000_s1").universe
+    degree = sum(len(f) for f in u.friends) / len(u)
+    assert 2.8 < degree < 3.2
+
+
+def test_trees_respect_the_size_limit():
+    u = generated("n500_s2", max_tree_size=10).universe
+    seen, sizes = set(), []
+    for start in range(len(u)):
+        if start in seen:
+            continue
+        stack, tree = [start], set()
+        while stack:
+            p = stack.pop()
+            if p not in tree:
+                tree.add(p)
+                stack += list(u.parents[p]) + list(u.children[p])
+        seen |= tree
+        sizes.append(len(tree))
+    assert max(sizes) <= 10 and sum(sizes) == 500
+
+
+def test_vocabularies_are_large_enough_for_ten_million_names():
+    vocab = load_vocabulary()
+    assert len(vocab.jobs) >= 300 and len(vocab.hobbies) >= 600
+    assert min(len(vocab.male_first_names), len(vocab.female_first_names)) * len(vocab.surnames) > 10_000_000

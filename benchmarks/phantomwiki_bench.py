@@ -1,0 +1,77 @@
+"""Wall time and peak memory per stage of `phantom_wiki generate` (all subsets, Parquet) at several sizes.
+
+    python benchmarks/phantomwiki_bench.py                 # n = 50, 500, 5000, 100000, 1000000 at depth 20
+    python benchmarks/phantomwiki_bench.py --sizes 50 5000 --seed 2
+
+Each size runs in a fresh process, so its peak RSS is its own. Targets (2 cores): n5000 total <= 10 s,
+n100000 <= 3 min, n1000000 <= 20 min within 8 GB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+DEFAULT_SIZES = (50, 500, 5_000, 100_000, 1_000_000)
+
+
+def _peak_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def measure(config: str) -> list[tuple[str, float, float]]:
+    """(stage, seconds, peak RSS in MB so far) for one configuration, in this process."""
+    from builders.export import write_rows
+    from builders.phantomwiki import generate as engine
+    from builders.phantomwiki.config import SUBSETS, settings_from
+    from builders.phantomwiki.features import FEATURES
+
+    settings = settings_from(config)[0]
+    stages = []
+    generated = engine.generate(settings)
+    peak = _peak_mb()
+    stages += [(stage, seconds, peak) for stage, seconds in generated.timings.items()]
+    with tempfile.TemporaryDirectory() as out:
+        for subset in SUBSETS:
+            start = time.perf_counter()
+            rows = engine.ROWS[subset](generated)
+            write_rows(rows, Path(out) / f"{subset}.parquet", "parquet", FEATURES[subset].arrow_schema)
+            stages.append((f"write {subset}", time.perf_counter() - start, _peak_mb()))
+    return stages
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", type=int, nargs="+", default=DEFAULT_SIZES)
+    parser.add_argument("--depth", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--one", help=argparse.SUPPRESS)  # internal: measure one config, print JSON
+    args = parser.parse_args()
+    if args.one:
+        print(json.dumps(measure(args.one)))
+        return
+    print("| n | stage | seconds | peak RSS (MB) |")
+    print("|---:|---|---:|---:|")
+    for size in args.sizes:
+        config = f"n{size}_d{args.depth}_s{args.seed}"
+        start = time.perf_counter()
+        done = subprocess.run([sys.executable, __file__, "--one", config], capture_output=True, text=True)
+        wall = time.perf_counter() - start
+        if done.returncode != 0:
+            print(f"| {size} | failed: {done.stderr.strip().splitlines()[-1]} | | |")
+            continue
+        stages = json.loads(done.stdout)
+        for stage, seconds, peak in stages:
+            print(f"| {size} | {stage} | {seconds:.2f} | {peak:.0f} |")
+        print(f"| {size} | **total (process wall, incl. imports)** | **{wall:.2f}** | **{max(p for _, _, p in stages):.0f}** |",
+              flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Install everything this project needs on Debian as root: SWI-Prolog, and a virtualenv (.venv)
+# holding the package with its test extras. Safe to run again.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export DEBIAN_FRONTEND=noninteractive
+if ! command -v swipl >/dev/null 2>&1 || ! python3 -c "import venv, ensurepip" >/dev/null 2>&1; then
+    apt-get update -qq
+    apt-get install -y -qq swi-prolog-nox python3-venv >/dev/null
+fi
+python3 -m venv .venv
+.venv/bin/pip install -q --upgrade pip
+.venv/bin/pip install -q -e ".[test]"

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Install everything, generate a fresh PhantomWiki (5,000 people, seed 1, depth 20: every subset as
+# Parquet in out/n5000_s1), and show one question with its exact answer, read back with plain `datasets`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install.sh
+.venv/bin/python -m phantom_wiki generate n5000_s1 --out out/n5000_s1
+.venv/bin/python - <<'PY'
+import datasets
+
+questions = datasets.load_dataset("parquet", data_files="out/n5000_s1/questions.parquet", split="train")
+row = questions[42]
+print(f"\nQ: {row['question']}\nA: {row['answer']}\n   difficulty {row['difficulty']}, prolog {row['prolog']['query']}")
+PY

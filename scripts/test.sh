@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Install everything and run the tests: the main suite on current `datasets`, and phantom_wiki.py as a
+# classic loading script on datasets 3.6 (which needs huggingface_hub < 1.0) in a virtualenv of its own.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install.sh
+python3 -m venv .venv-datasets3
+.venv-datasets3/bin/pip install -q --upgrade pip
+.venv-datasets3/bin/pip install -q "datasets==3.6.0" "huggingface_hub<1.0" .
+.venv-datasets3/bin/python tests/compat/load_as_script.py
+.venv/bin/python -m pytest -q

@@ -1,0 +1,77 @@
+"""`python -m phantom_wiki`: generate files plain `datasets` reads back, export Prolog, re-solve v1 questions."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import datasets
+import pytest
+
+from builders.phantomwiki import generate as engine
+from builders.phantomwiki.config import SUBSETS
+from pw_universes import generated
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "phantom_wiki", *args], capture_output=True, text=True, cwd=REPO)
+
+
+@pytest.mark.parametrize("file_format, loader", [("parquet", "parquet"), ("jsonl", "json")])
+def test_generate_writes_every_subset_that_plain_load_dataset_reads_back(tmp_path, file_format, loader):
+    done = cli("generate", "n50_s1", "--out", str(tmp_path), "--format", file_format)
+    assert done.returncode == 0, done.stderr
+    assert "500 (170 counting)" in done.stdout or "questions  500" in done.stdout
+    assert "difficulty" in done.stdout and "time" in done.stdout
+    g = generated("n50_s1")
+    for subset in SUBSETS:
+        ds = datasets.load_dataset(loader, data_files={"test": str(tmp_path / f"{subset}.{file_format}")}, split="test",
+                                   cache_dir=str(tmp_path / "cache"))
+        assert ds.to_list() == list(engine.ROWS[subset](g)), subset
+
+
+def test_generate_refuses_a_bad_name_in_one_line(tmp_path):
+    done = cli("generate", "n50_x1", "--out", str(tmp_path))
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "bad configuration name 'n50_x1'" in done.stderr
+
+
+def export_v1_facts(tmp_path: Path) -> Path:
+    """The universe as v1 writes facts.pl: SWI-Prolog's `listing` of everything consulted."""
+    assert cli("prolog", "n50_s1", "--out", str(tmp_path)).returncode == 0
+    facts = tmp_path / "v1_facts.pl"
+    subprocess.run(["swipl", "-q", "-g", f"consult('{tmp_path / 'program.pl'}'), tell('{facts}'), listing, told",
+                    "-t", "halt"], check=True)
+    return facts
+
+
+def v1_questions(path: Path, change_one: bool = False) -> Path:
+    rows = list(engine.question_rows(generated("n50_s1")))
+    if change_one:
+        rows[3]["answer"] = rows[3]["answer"] + ["Nobody Atall"]
+    path.write_text(json.dumps([{k: r[k] for k in ("id", "question", "answer", "prolog")} for r in rows], indent=2))
+    return path
+
+
+def test_resolve_reproduces_every_stored_answer_from_a_v1_style_database(tmp_path):
+    facts = export_v1_facts(tmp_path)
+    done = cli("resolve", "--database", str(facts), "--questions", str(v1_questions(tmp_path / "questions.json")))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "reproduced 500 of 500 stored answers"
+
+
+def test_resolve_lists_a_stored_answer_it_does_not_reproduce(tmp_path):
+    facts = export_v1_facts(tmp_path)
+    done = cli("resolve", "--database", str(facts), "--questions", str(v1_questions(tmp_path / "q.json", change_one=True)))
+    assert done.returncode == 1
+    assert "reproduced 499 of 500 stored answers" in done.stdout
+    assert "Nobody Atall" in done.stdout and generated("n50_s1").questions[3].id in done.stdout
+
+
+def test_resolve_says_what_is_wrong_with_a_missing_file(tmp_path):
+    done = cli("resolve", "--database", str(tmp_path / "none.pl"), "--questions", str(tmp_path / "none.json"))
+    assert done.returncode == 2 and "cannot read the database" in done.stderr and "Traceback" not in done.stderr

@@ -1,0 +1,92 @@
+"""`phantom_wiki` is a real `datasets` builder: same return types as datasets.load_dataset, real cache, clear errors."""
+
+from __future__ import annotations
+
+import datasets
+import pytest
+
+import builders.digest
+import phantom_wiki
+from builders.phantomwiki import generate as engine
+from builders.phantomwiki.config import ConfigError
+from pw_universes import generated
+
+
+def test_questions_load_as_a_dataset_equal_to_the_generator_rows(tmp_path):
+    ds = phantom_wiki.load_dataset("n50_s1", split="test", cache_dir=str(tmp_path))
+    assert isinstance(ds, datasets.Dataset)
+    assert ds.num_rows == 500
+    assert ds.to_list() == list(engine.question_rows(generated("n50_s1")))
+    assert ds.info.license and "PhantomWiki" in ds.info.citation and ds.info.homepage and ds.info.description
+
+
+def test_without_a_split_it_is_a_dataset_dict_with_one_test_split(tmp_path):
+    dd = phantom_wiki.load_dataset("n50_s1_corpus", cache_dir=str(tmp_path))
+    assert isinstance(dd, datasets.DatasetDict) and list(dd) == ["test"]
+    assert dd["test"].column_names == ["title", "article", "facts"]
+    assert dd["test"].num_rows == 50
+
+
+def test_database_is_one_row_holding_the_prolog_program(tmp_path):
+    ds = phantom_wiki.load_dataset("n50_s1_database", split="test", cache_dir=str(tmp_path))
+    assert ds.num_rows == 1 and ds[0]["content"].count("type(") == 50 and ":- table" in ds[0]["content"]
+
+
+def test_streaming_yields_the_same_rows(tmp_path):
+    streamed = phantom_wiki.load_dataset("n50_s1_corpus", split="test", streaming=True, cache_dir=str(tmp_path))
+    assert isinstance(streamed, datasets.IterableDataset)
+    assert list(streamed) == list(engine.corpus_rows(generated("n50_s1")))
+    assert isinstance(phantom_wiki.load_dataset("n50_s1", streaming=True), datasets.IterableDatasetDict)
+
+
+def test_a_second_call_is_a_cache_hit(tmp_path, monkeypatch):
+    first = phantom_wiki.load_dataset("n60_s2", split="test", cache_dir=str(tmp_path))
+
+    def must_not_run(*args, **kwargs):
+        raise AssertionError("generated again instead of reading the cache")
+
+    monkeypatch.setattr(engine, "generate", must_not_run)
+    second = phantom_wiki.load_dataset("n60_s2", split="test", cache_dir=str(tmp_path))
+    assert second.cache_files == first.cache_files
+    assert second["id"] == first["id"]
+
+
+def test_other_generator_code_never_reads_an_old_cache(tmp_path, monkeypatch):
+    old = phantom_wiki.PhantomWiki(config_name="n60_s2", cache_dir=str(tmp_path))
+    monkeypatch.setattr(builders.digest, "__version__", "99.0.0")
+    builders.digest.code_digest.cache_clear()
+    try:
+        new = phantom_wiki.PhantomWiki(config_name="n60_s2", cache_dir=str(tmp_path))
+    finally:
+        builders.digest.code_digest.cache_clear()
+    assert new.cache_dir != old.cache_dir
+
+
+def test_a_knob_changes_the_data_and_the_cache(tmp_path):
+    base = phantom_wiki.PhantomWiki(config_name="n60_s2", cache_dir=str(tmp_path))
+    more = phantom_wiki.PhantomWiki(config_name="n60_s2", friendship_degree=6.0, cache_dir=str(tmp_path))
+    assert base.cache_dir != more.cache_dir
+    corpus = phantom_wiki.load_dataset("n60_s2_corpus", split="test", friendship_degree=6.0, cache_dir=str(tmp_path))
+    friends = sum(fact.startswith("friend(") for facts in corpus["facts"] for fact in facts)
+    assert friends / 60 > 4  # each friendship is stated twice: average degree ~6 minus sampling noise
+
+
+@pytest.mark.parametrize(
+    "name, knobs, says",
+    [
+        ("n50", {}, "expected n{size}[_d{depth}]_s{seed}[_{subset}]"),
+        ("n50_s1_answers", {}, "unknown subset 'answers'"),
+        ("N50_S1", {}, "e.g. n5000_s1, n500_d10_s3_corpus"),
+        ("n50_s1", {"seed": 2}, "seed=2 contradicts the configuration name 'n50_s1'"),
+        ("n50_d10_s1", {"depth": 20}, "depth=20 contradicts"),
+        ("n50_s1", {"friend_degree": 2}, "unknown setting 'friend_degree'"),
+        ("n50_d3_s1", {}, "depth=3 is out of range"),
+        ("n0_s1", {}, "size=0 is out of range"),
+        ("n50_s1", {"max_children": 0}, "max_children=0 is out of range"),
+    ],
+)
+def test_a_bad_name_or_value_is_one_clear_line(name, knobs, says, tmp_path):
+    with pytest.raises(ConfigError) as error:
+        phantom_wiki.load_dataset(name, cache_dir=str(tmp_path), **knobs)
+    assert says in str(error.value)
+    assert "\n" not in str(error.value)

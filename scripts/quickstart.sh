@@ -9,6 +9,6 @@ bash scripts/install.sh
 import datasets
 
 questions = datasets.load_dataset("parquet", data_files="out/n5000_s1/questions.parquet", split="train")
-row = questions[42]
+row = next(r for r in questions if 3 <= r["difficulty"] <= 6)  # a readable one; see the file for all 500
 print(f"\nQ: {row['question']}\nA: {row['answer']}\n   difficulty {row['difficulty']}, prolog {row['prolog']['query']}")
 PY

@@ -75,3 +75,15 @@ def test_resolve_lists_a_stored_answer_it_does_not_reproduce(tmp_path):
 def test_resolve_says_what_is_wrong_with_a_missing_file(tmp_path):
     done = cli("resolve", "--database", str(tmp_path / "none.pl"), "--questions", str(tmp_path / "none.json"))
     assert done.returncode == 2 and "cannot read the database" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_prolog_and_generate_want_a_whole_universe_not_a_subset(tmp_path):
+    done = cli("prolog", "n50_s1_corpus", "--out", str(tmp_path))
+    assert done.returncode == 2 and "give 'n50_s1' without the _corpus suffix" in done.stderr
+
+
+def test_resolve_refuses_a_database_without_phantomwiki_facts(tmp_path):
+    (tmp_path / "empty.pl").write_text("foo(X) :- bar(X).\n")
+    v1_questions(tmp_path / "q.json")
+    done = cli("resolve", "--database", str(tmp_path / "empty.pl"), "--questions", str(tmp_path / "q.json"))
+    assert done.returncode == 2 and "no PhantomWiki facts found" in done.stderr and "Traceback" not in done.stderr

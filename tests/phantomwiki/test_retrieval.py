@@ -1,0 +1,88 @@
+"""BM25 retrieval: names and dates survive tokenisation, and bm25s ranks as the rank-bm25 reference does."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from builders.retrieval import Bm25Index, tokenize, top_k
+from pw_universes import generated
+
+
+def test_names_dates_and_short_words_survive_tokenisation():
+    assert tokenize("The date of birth of Mary-Ann O'Neil is 1990-05-01.") == [
+        "the", "date", "of", "birth", "of", "mary-ann", "o", "neil", "is", "1990-05-01",
+    ]
+    assert tokenize("Who is the son of Al Li?") == ["who", "is", "the", "son", "of", "al", "li"]
+
+
+def test_top_k_orders_by_score_then_index_and_skips_excluded():
+    scores = np.array([1.0, 3.0, 2.0, 3.0, 0.5])
+    assert top_k(scores, 3) == [1, 3, 2]
+    assert top_k(scores, 3, exclude=[1]) == [3, 2, 0]
+    assert top_k(scores, 10, exclude=[0, 1]) == [3, 2, 4]
+    assert top_k(scores, 0) == []
+
+
+def score_groups(scores: np.ndarray, indices: list[int]) -> list[set[int]]:
+    """Indices grouped by equal score (to 1e-9), best first: the top-k up to ties."""
+    groups: list[tuple[float, set[int]]] = []
+    for i in indices:
+        if groups and abs(groups[-1][0] - scores[i]) <= 1e-9 * max(1.0, abs(scores[i])):
+            groups[-1][1].add(i)
+        else:
+            groups.append((scores[i], {i}))
+    return [g for _, g in groups]
+
+
+@pytest.mark.parametrize("name", ["n500_s1", "n500_s2"])
+def test_bm25s_and_rank_bm25_give_the_same_top_k(name):
+    g = generated(name)
+    texts = [a.article for a in g.articles]
+    fast, reference = Bm25Index(texts, "bm25s"), Bm25Index(texts, "rank_bm25")
+    queries = [q.question for q in g.questions[::5]]
+    queries += [q.question + "\n" + texts[i] + "\n" + texts[(7 * i) % len(texts)] for i, q in enumerate(g.questions[:40])]
+    for query in queries:
+        a, b = fast.scores(query), reference.scores(query)
+        assert np.allclose(a, b, rtol=1e-9, atol=1e-9)
+        k = 10
+        top_a, top_b = fast.retrieve([query], k)[0], reference.retrieve([query], k)[0]
+        groups_a, groups_b = score_groups(b, top_a), score_groups(b, top_b)
+        # Same ranking, ties aside: equal-score groups match, except the last one, which k may cut.
+        assert groups_a[:-1] == groups_b[:-1]
+        assert [b[i] for i in top_a] == pytest.approx([b[i] for i in top_b], rel=1e-9)
+
+
+def test_an_article_retrieves_itself_first():
+    g = generated("n500_s1")
+    texts = [a.article for a in g.articles]
+    index = Bm25Index(texts)
+    hits = index.retrieve(texts[:50], 1)
+    assert [h[0] for h in hits] == list(range(50))
+
+
+def test_a_question_finds_the_article_of_the_person_it_names():
+    g = generated("n500_s1")
+    index = Bm25Index([a.article for a in g.articles])
+    titles = [a.title for a in g.articles]
+    checked = 0
+    for q in g.questions[:100]:
+        name = next((t for t in titles if q.question.endswith(f"of {t}?")), None)
+        if name:
+            assert name in [titles[i] for i in index.retrieve([q.question], 4)[0]], q.question
+            checked += 1
+    assert checked >= 10
+
+
+def test_unknown_words_score_zero_and_k_is_capped_by_the_corpus():
+    index = Bm25Index(["# Ann Lee\n", "# Bo Li\n"])
+    assert index.scores("zebra").tolist() == [0.0, 0.0]
+    assert index.retrieve(["ann"], 5) == [[0, 1]]
+    assert index.retrieve(["ann", "li"], 1, exclude=[[0], [1]]) == [[1], [0]]
+
+
+def test_a_bad_engine_or_empty_corpus_is_a_one_line_error():
+    with pytest.raises(ValueError, match="unknown BM25 engine 'bm26'; expected one of bm25s, rank_bm25"):
+        Bm25Index(["x"], engine="bm26")
+    with pytest.raises(ValueError, match="at least one document"):
+        Bm25Index([])

@@ -9,6 +9,7 @@ paper's Table 4.  A prediction is an option index or None (unparsed, counted wro
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -86,4 +87,151 @@ def neoqa_scores(instances: Iterable[Mapping[str, Any]], predictions: Mapping[st
         "accuracy": accuracy(answerable + deflect),
         "count": len(answerable) + len(deflect),
         "per_category": {name: accuracy(by_category[name]) for name in NEOQA_CATEGORIES if name in by_category},
+    }
+
+
+# --- Answer-level scores (PhantomWiki), deflection, CReSt's unified score and citations ---------------
+
+ANSWER_SEPARATOR: str = ","
+DEFLECTION: str = "insufficient information"
+"""What prompts ask a model to output when the documents do not suffice; the gold answer of insufficient instances."""
+_DEFLECTION_PHRASES: tuple[str, ...] = (
+    DEFLECTION,
+    "unanswerable",
+    "not answerable",
+    "cannot be answered",
+    "can't be answered",
+    "cannot answer",
+    "can't answer",
+    "cannot be determined",
+    "can't be determined",
+    "cannot determine",
+    "not enough information",
+    "insufficient evidence",
+    "not enough evidence",
+    "not sufficient",
+    "no answer",
+    "unknown",
+)
+_DEFLECTION_PATTERN = re.compile(r"\b(?:" + "|".join(re.escape(p) for p in _DEFLECTION_PHRASES) + r")\b")
+
+
+def answer_set(answer: str | Sequence[str]) -> set[str]:
+    """Answers as the paper compares them: split on the separator, stripped, lower-cased, empty parts dropped."""
+    parts = answer.split(ANSWER_SEPARATOR) if isinstance(answer, str) else [p for a in answer for p in a.split(ANSWER_SEPARATOR)]
+    return {part.strip().lower() for part in parts if part.strip()}
+
+
+def answer_scores(predicted: str | Sequence[str], gold: Sequence[str]) -> dict[str, float]:
+    """Answer-level precision, recall, F1 and exact match of one prediction against the gold answer list."""
+    p, g = answer_set(predicted), answer_set(gold)
+    hits = len(p & g)
+    precision = hits / len(p) if p else float(not g)
+    recall = hits / len(g) if g else float(not p)
+    f1 = 0.0 if precision + recall == 0 else 2 * precision * recall / (precision + recall)
+    return {"precision": precision, "recall": recall, "f1": f1, "exact_match": float(p == g)}
+
+
+def is_deflection(answer: str | Sequence[str]) -> bool:
+    """True when an answer declines: the DEFLECTION string or a common variant ("unanswerable", "cannot be determined", ...)."""
+    text = answer if isinstance(answer, str) else ", ".join(answer)
+    normal = " ".join(text.lower().replace("’", "'").split()).strip(" .!")
+    return _DEFLECTION_PATTERN.search(normal) is not None
+
+
+UNIFIED_POINTS: dict[tuple[bool, str], float] = {
+    # (gold is a refusal, prediction) -> points; CReSt Table 2.
+    (False, "correct"): 1.0,
+    (False, "partial"): 0.5,
+    (False, "wrong"): 0.0,
+    (False, "refusal"): -1.0,
+    (True, "refusal"): 1.0,
+    (True, "answer"): 0.0,
+}
+
+
+def answer_judgement(predicted: str | Sequence[str], gold: Sequence[str]) -> str:
+    """CReSt's 3-way judgement made exact: correct (same answer set), partial (overlapping), wrong, or refusal."""
+    if is_deflection(predicted):
+        return "refusal"
+    scores = answer_scores(predicted, gold)
+    if scores["exact_match"]:
+        return "correct"
+    return "partial" if scores["f1"] > 0 else "wrong"
+
+
+def unified_points(predicted: str | Sequence[str], gold: Sequence[str], answerable: bool) -> float:
+    """One instance's unified score: correct 1, partial 0.5, wrong 0, refusing an answerable question -1; refusing an unanswerable one 1, answering it 0."""
+    judgement = answer_judgement(predicted, gold)
+    if not answerable:
+        return UNIFIED_POINTS[(True, "refusal" if judgement == "refusal" else "answer")]
+    return UNIFIED_POINTS[(False, judgement)]
+
+
+def unified_score(points_answerable: Sequence[float], points_unanswerable: Sequence[float]) -> float:
+    """CReSt's unified score: the mean of the answerable (non-refusal) mean and the unanswerable (refusal) mean."""
+    if not points_answerable or not points_unanswerable:
+        raise ValueError("the unified score needs at least one answerable and one unanswerable instance")
+    return (sum(points_answerable) / len(points_answerable) + sum(points_unanswerable) / len(points_unanswerable)) / 2
+
+
+def citation_scores(predicted: Iterable[int], gold: Iterable[int]) -> dict[str, float]:
+    """Citation precision |P & G| / |P| and recall |P & G| / |G| (an empty P or G scores 1 only if both are empty)."""
+    p, g = set(predicted), set(gold)
+    both = len(p & g)
+    precision = both / len(p) if p else float(not g)
+    recall = both / len(g) if g else float(not p)
+    return {"citation_precision": precision, "citation_recall": recall}
+
+
+def instance_scores(instances: Iterable[Mapping[str, Any]], predictions: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+    """Score predictions on PhantomWiki evidence instances.
+
+    `predictions` maps ``instance_id`` to ``{"answer": str or list, "citations": list of positions}``
+    (citations optional). Returns means over instances of answer precision / recall / F1 / exact
+    match (answerable instances), deflection accuracy on each side, ADTScore, the unified score and
+    citation precision / recall (answerable instances that cite), and ``count``.
+    """
+    answerable_rows: list[dict[str, float]] = []
+    answerable_ok: list[bool] = []
+    deflect_ok: list[bool] = []
+    points_a: list[float] = []
+    points_u: list[float] = []
+    cites: list[dict[str, float]] = []
+    for instance in instances:
+        identifier = instance["instance_id"]
+        if identifier not in predictions:
+            raise ValueError(f"no prediction for instance {identifier!r}; predict every instance")
+        prediction = predictions[identifier]
+        answer = prediction.get("answer", "")
+        answerable = instance["answerable"] == "sufficient"
+        gold = instance["answer"]
+        if answerable:
+            scores = answer_scores(answer, gold)
+            answerable_rows.append(scores)
+            answerable_ok.append(bool(scores["exact_match"]) and not is_deflection(answer))
+            points_a.append(unified_points(answer, gold, True))
+            if "citations" in prediction:
+                cites.append(citation_scores(prediction["citations"], instance["citations"]))
+        else:
+            deflect_ok.append(is_deflection(answer))
+            points_u.append(unified_points(answer, gold, False))
+
+    def mean(rows: list[dict[str, float]], key: str) -> float:
+        return sum(row[key] for row in rows) / len(rows) if rows else math.nan
+
+    acc_a = accuracy(answerable_ok) if answerable_ok else math.nan
+    acc_d = accuracy(deflect_ok) if deflect_ok else math.nan
+    return {
+        "precision": mean(answerable_rows, "precision"),
+        "recall": mean(answerable_rows, "recall"),
+        "f1": mean(answerable_rows, "f1"),
+        "exact_match": mean(answerable_rows, "exact_match"),
+        "accuracy_answerable": acc_a,
+        "accuracy_deflection": acc_d,
+        "adt_score": adt_score(acc_a, acc_d),
+        "unified_score": unified_score(points_a, points_u) if points_a and points_u else math.nan,
+        "citation_precision": mean(cites, "citation_precision"),
+        "citation_recall": mean(cites, "citation_recall"),
+        "count": len(answerable_ok) + len(deflect_ok),
     }

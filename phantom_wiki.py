@@ -53,6 +53,13 @@ class PhantomWikiConfig(datasets.BuilderConfig):
     max_children: int = Settings.max_children
     questions_per_template: int = Settings.questions_per_template
     easy_mode: bool = Settings.easy_mode
+    instance_layout: str = Settings.instance_layout
+    instance_documents: int = Settings.instance_documents
+    max_evidence: int = Settings.max_evidence
+    distractors: str = Settings.distractors
+    document_format: str = Settings.document_format
+    retrieval_k: int = Settings.retrieval_k
+    retriever: str = Settings.retriever
 
     def __post_init__(self) -> None:
         super().__post_init__()

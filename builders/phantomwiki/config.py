@@ -5,11 +5,20 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, fields
 
-SUBSETS = ("questions", "corpus", "database")
+from ..evidence import DOCUMENT_FORMATS
+from ..retrieval import ENGINES
+
+SUBSETS = ("questions", "corpus", "database", "instances", "rag")
 DEFAULT_SUBSET = "questions"
 GRAMMAR = "n{size}[_d{depth}]_s{seed}[_{subset}]"
 EXAMPLES = "n5000_s1, n500_d10_s3_corpus"
 _NAME = re.compile(r"^n(?P<size>\d+)(?:_d(?P<depth>\d+))?_s(?P<seed>\d+)(?:_(?P<subset>[a-z]+))?$")
+
+
+LAYOUTS = ("fixed", "ablation")
+DISTRACTORS = ("hard", "easy")
+FORMATS = DOCUMENT_FORMATS
+RETRIEVERS = ENGINES
 
 
 class ConfigError(ValueError):
@@ -29,6 +38,14 @@ class Settings:
     max_children: int = 5
     questions_per_template: int = 10
     easy_mode: bool = False
+    # Evidence instances and retrieval (subsets `instances` and `rag`); see builders/phantomwiki/instances.py.
+    instance_layout: str = "fixed"  # "fixed": `instance_documents` per instance; "ablation": 0/20/40/60/80 distractors
+    instance_documents: int = 20  # total documents per instance in the fixed layout
+    max_evidence: int = 32  # questions needing more articles than this get no instances
+    distractors: str = "hard"  # "hard": BM25 neighbours of question + evidence; "easy": seeded random articles
+    document_format: str = "markdown"  # "markdown", "text" or "html"
+    retrieval_k: int = 4  # BM25 top-k of the `rag` subset (the paper's 4)
+    retriever: str = "bm25s"  # "bm25s" or the pure-Python reference "rank_bm25"
 
     def validate(self) -> Settings:
         """Raise ConfigError naming the first value out of range."""
@@ -41,6 +58,13 @@ class Settings:
             ("max_tree_depth", 1 <= self.max_tree_depth <= 40, "between 1 and 40 generations"),
             ("max_children", self.max_children >= 1, "at least 1"),
             ("questions_per_template", self.questions_per_template >= 0, "at least 0"),
+            ("instance_layout", self.instance_layout in LAYOUTS, f"one of {', '.join(LAYOUTS)}"),
+            ("instance_documents", self.instance_documents >= 0, "at least 0"),
+            ("max_evidence", self.max_evidence >= 1, "at least 1"),
+            ("distractors", self.distractors in DISTRACTORS, f"one of {', '.join(DISTRACTORS)}"),
+            ("document_format", self.document_format in FORMATS, f"one of {', '.join(FORMATS)}"),
+            ("retrieval_k", self.retrieval_k >= 1, "at least 1"),
+            ("retriever", self.retriever in RETRIEVERS, f"one of {', '.join(RETRIEVERS)}"),
         ]
         for name, ok, expected in checks:
             if not ok:
@@ -79,6 +103,10 @@ def settings_from(name: str, **knobs: object) -> tuple[Settings, str]:
             raise ConfigError(f"{key}={value!r} contradicts the configuration name {name!r}, which says {key}={named[key]}")
     values = {**{k: v for k, v in knobs.items() if k not in named}, **named}
     for f in fields(Settings):
-        if f.name in values and not isinstance(values[f.name], (int, float, bool)):
+        if f.name not in values:
+            continue
+        if isinstance(f.default, str) and not isinstance(values[f.name], str):
+            raise ConfigError(f"{f.name}={values[f.name]!r} must be a string")
+        if not isinstance(f.default, str) and not isinstance(values[f.name], (int, float, bool)):
             raise ConfigError(f"{f.name}={values[f.name]!r} must be a number")
     return Settings(**values).validate(), subset

@@ -12,6 +12,7 @@ from .articles import Article, write_article
 from .config import Settings
 from .family import Families, birth_dates, generate_families
 from .friends import generate_friendships
+from .instances import build_instances, build_rag
 from .kinship import Kinship
 from .prolog import program_text
 from .questions import Question, sample_questions
@@ -109,9 +110,26 @@ def database_rows(generated: Generated) -> Iterator[dict]:
     yield {"content": program_text(generated.universe)}
 
 
+def instance_rows(generated: Generated) -> Iterator[dict]:
+    """Rows of the `instances` subset: sufficient / insufficient evidence with distractors, per question."""
+    yield from build_instances(generated, generated.settings)
+
+
+def rag_rows(generated: Generated) -> Iterator[dict]:
+    """Rows of the `rag` subset: each question with its BM25 top-k articles and whether they suffice."""
+    yield from build_rag(generated, generated.settings)
+
+
 def needs(subset: str) -> tuple[bool, bool]:
     """(with_questions, with_articles) that `subset` needs."""
-    return subset == "questions", subset == "corpus"
+    both = subset in ("instances", "rag")
+    return subset == "questions" or both, subset == "corpus" or both
 
 
-ROWS = {"questions": question_rows, "corpus": corpus_rows, "database": database_rows}
+ROWS = {
+    "questions": question_rows,
+    "corpus": corpus_rows,
+    "database": database_rows,
+    "instances": instance_rows,
+    "rag": rag_rows,
+}

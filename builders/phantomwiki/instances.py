@@ -1,0 +1,300 @@
+"""Evidence instances: exact sufficient / insufficient article sets with distractors, and the BM25 RAG setting.
+
+For each question (all rules exact; "derives" is builders/phantomwiki/reading.py's careful reader):
+  * sufficient set: a greedy cover of the question's evidence facts by articles that state them
+    (a fact linking two people is stated in both articles; a gender also by any sentence that names
+    the person as sister, father, wife, ...), plus, for a count question, the article of every person
+    counted; if the reader does not derive the gold answer from it, the articles of every person in
+    the evidence are added. The set is then pruned to an irreducible one: an article is dropped
+    whenever the rest still derives the answer, so every remaining article is required;
+  * insufficient instances: the set without one required article (for each), gold answer DEFLECTION;
+  * distractors: articles outside the set, the BM25 neighbours of the question plus its evidence
+    texts ("hard") or seeded random ones ("easy"). An article joined by any family or friend fact
+    to the people the question reaches (in the reading of evidence + distractors) is never a
+    distractor, so no distractor can add an answer or repair a missing article: every insufficient
+    label stays exact (see `Evidence.distractors`);
+  * layouts (builders/evidence.py): "fixed" = `instance_documents` documents per instance,
+    "ablation" = 0/20/40/60/80 nested distractors; levels above what the corpus holds are left out;
+  * questions whose greedy cover needs more than `max_evidence` articles get no instances (a question
+    needing 300 articles would give 300 instances of 300 documents each).
+Defaults (Settings) follow NeoQA's main setting in our terms: each sufficient instance with one
+insufficient instance per required document, among related, retrieval-style ("hard") documents, in
+a fixed layout of 20 documents (NeoQA's section 6 finds most of the harm of irrelevant documents in
+the first 20; its main setting gave all past articles, 83 on average, which for 4,000 instances
+would make a 400 MB subset). `instance_documents=10` is CReSt's setting, `instance_layout="ablation"`
+NeoQA's section 6.
+
+RAG (`rag` subset): the BM25 top-k articles of the question text over the whole corpus (k = 4, the
+paper's), in rank order, with an exact flag: whether the reader derives the gold answer from them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
+
+from ..evidence import arrange, citations, distractor_counts, document_order, render
+from ..metrics import DEFLECTION
+from ..retrieval import Bm25Index, top_k
+from ..rng import below, shuffled, stream
+from .articles import read_article
+from .config import Settings
+from .kinship import Kinship
+from .questions import Question
+from .reading import CompiledArticle, Names, Reading, compile_article
+from .solver import Solver, parse_literal
+
+if TYPE_CHECKING:
+    from .generate import Generated
+
+_FACT = re.compile(r'^(\w+)\("(.*?)", "(.*)"\)$')
+_GENDERED = ("sister", "brother", "mother", "father", "son", "daughter", "wife", "husband")
+
+
+def _count_map(solver: Solver, kinship: Kinship, query: list[str]) -> dict[str, int]:
+    """Person -> true count for every person a count query reaches (on the generator's universe)."""
+    outer = parse_literal(query[0])
+    if len(query) == 1:
+        reached = [outer.source.strip().strip("\"'")]
+    else:
+        reached = solver.solve(query[1:], outer.source).answers
+    ids = kinship.universe.ids
+    return {name: len(kinship.targets(outer.predicate, ids[name])) for name in reached if name in ids}
+
+
+class Evidence:
+    """Per-configuration state: parsed articles, who states what, the true counts and the BM25 index."""
+
+    def __init__(self, generated: Generated, settings: Settings | None = None) -> None:
+        self.settings = settings or generated.settings
+        self.titles = [article.title for article in generated.articles]
+        self.texts = {article.title: article.article for article in generated.articles}
+        self.position = {title: i for i, title in enumerate(self.titles)}
+        self.names = Names()
+        self.compiled: dict[str, CompiledArticle] = {}
+        self.gender_sources: dict[str, set[str]] = {}
+        self.mentions: dict[str, set[str]] = {}  # title -> everyone its sentences name
+        self.named_by: dict[str, set[str]] = {}  # name -> titles of the articles that name them
+        self.holding: dict[tuple[str, str], set[str]] = {}  # (attribute, value) -> titles of its holders
+        for article in generated.articles:
+            statements = read_article(article.article)
+            self.compiled[article.title] = compile_article(self.names, article.title, statements)
+            self.mentions[article.title] = {obj for predicate, _, obj in statements if predicate in _GENDERED + ("friend",)}
+            for predicate, _, obj in statements:
+                if predicate in _GENDERED:
+                    self.gender_sources.setdefault(obj, set()).add(article.title)
+                if predicate in _GENDERED or predicate == "friend":
+                    self.named_by.setdefault(obj, set()).add(article.title)
+                else:
+                    self.holding.setdefault((predicate, obj), set()).add(article.title)
+        self.kinship = Kinship(generated.universe)
+        self.solver = Solver(self.kinship)
+        self._index: Bm25Index | None = None
+        self._scores, self._scores_key = None, None
+
+    @property
+    def index(self) -> Bm25Index:
+        """The BM25 index over every article's markdown text (built on first use)."""
+        if self._index is None:
+            self._index = Bm25Index([self.texts[t] for t in self.titles], engine=self.settings.retriever)
+        return self._index
+
+    def reading(self, titles: Sequence[str]) -> Reading:
+        """The reader's view of the articles `titles`."""
+        return Reading((self.compiled[title] for title in titles), self.names)
+
+    def truth(self, question: Question) -> dict[str, int] | None:
+        """The true per-person counts of a count question, None for other questions."""
+        return _count_map(self.solver, self.kinship, question.query) if question.is_aggregation_question else None
+
+    def derives(self, question: Question, titles: Sequence[str], truth: dict[str, int] | None) -> bool:
+        """True when the articles `titles` alone let the reader give exactly the gold answer."""
+        reading = self.reading(titles)
+        if question.is_aggregation_question:
+            return reading.counts(question.query) == truth
+        return reading.answers(question.query, question.answer_variable) == question.answer
+
+    def stating(self, fact: str) -> set[str]:
+        """Titles of the articles that state (or, for a gender, imply) an evidence fact."""
+        match = _FACT.match(fact)
+        if not match:
+            raise ValueError(f"cannot read evidence fact {fact!r}")
+        predicate, first, second = match.groups()
+        if predicate in ("parent", "friend"):
+            return {first, second}
+        if predicate == "gender":
+            return {first} | self.gender_sources.get(first, set())
+        return {first}
+
+    def sufficient_set(self, question: Question, truth: dict[str, int] | None) -> list[str] | None:
+        """An irreducible, sorted set of titles from which the reader derives exactly the gold answer (None above max_evidence)."""
+        chosen: set[str] = set(truth or ())
+        uncovered = [titles for titles in map(self.stating, question.evidence) if not titles & chosen]
+        while uncovered and len(chosen) <= self.settings.max_evidence:
+            gain: dict[str, int] = {}
+            for titles in uncovered:
+                for title in titles:
+                    gain[title] = gain.get(title, 0) + 1
+            most = max(gain.values())
+            best = min(title for title, count in gain.items() if count == most)
+            chosen.add(best)
+            uncovered = [titles for titles in uncovered if best not in titles]
+        if len(chosen) > self.settings.max_evidence:
+            return None
+        if not self.derives(question, sorted(chosen), truth):
+            for fact in question.evidence:
+                match = _FACT.match(fact)
+                people = match.groups()[1:] if match and match.group(1) in ("parent", "friend") else match.groups()[1:2]
+                chosen.update(p for p in people if p in self.position)
+            if len(chosen) > self.settings.max_evidence:
+                return None
+            if not self.derives(question, sorted(chosen), truth):
+                raise RuntimeError(f"no sufficient article set found for question {question.id}: {question.question!r}")
+        for title in sorted(chosen):
+            if truth and title in truth:
+                continue  # a counted person's own article is always required (see reading.py)
+            rest = sorted(chosen - {title})
+            if self.derives(question, rest, truth):
+                chosen.discard(title)
+        return sorted(chosen)
+
+    def candidates(self, question: Question, evidence: Sequence[str], wanted: int, banned: set[str]) -> list[str]:
+        """The first `wanted` distractor candidates (titles outside `evidence` and `banned`), best first."""
+        outside = set(evidence) | banned
+        wanted = min(wanted, len(self.titles) - len(outside))
+        if wanted <= 0:
+            return []
+        if self.settings.distractors == "hard":
+            key = question.id
+            if self._scores_key != key:
+                query = "\n".join([question.question] + [self.texts[t] for t in evidence])
+                self._scores, self._scores_key = self.index.scores(query), key
+            skip = [self.position[t] for t in outside]
+            return [self.titles[i] for i in top_k(self._scores, wanted, skip)]
+        rng = stream(self.settings.seed, "distractors", question.id)
+        if wanted * 4 >= len(self.titles) - len(outside):
+            return shuffled(rng, [t for t in self.titles if t not in outside])[:wanted]
+        taken: list[str] = []
+        seen = set(outside)
+        while len(taken) < wanted:
+            title = self.titles[below(rng, len(self.titles))]
+            if title not in seen:
+                seen.add(title)
+                taken.append(title)
+        return taken
+
+    def distractors(self, question: Question, evidence: list[str], need: int) -> list[str]:
+        """`need` distractors (fewer if the corpus runs out), best first, none of which can change a derivation.
+
+        Every derivation walks from the question's start people along parent, sibling, spouse and
+        friend facts, and every fact of an article touches its subject or someone linked to it. So an
+        article whose subject lies outside the start people's connected component in the reading of
+        evidence + distractors cannot add or restore any answer, with the full evidence or with any
+        article missing (removing articles only shrinks the component). Articles of people the
+        evidence names are never candidates; candidates inside the component are skipped for every
+        instance of the question and the next ones take their place, until none is inside.
+        """
+        if need <= 0:
+            return []
+        # Known to fall inside: the people the evidence's component holds, whoever names one of them,
+        # and (for "the person whose job is ...") everyone else holding that value.
+        own = self.reading(evidence)
+        names = own.names.names
+        linked = {names[p] for p in own.component(own.starts(question.query))}
+        banned = {t for t in linked if t in self.position}
+        for name in linked:
+            banned |= self.named_by.get(name, set())
+        first = parse_literal(question.query[-1])
+        if first.inverse:
+            banned |= self.holding.get((first.predicate, first.source.strip()[1:-1]), set())
+        banned -= set(evidence)
+        while True:
+            chosen = self.candidates(question, evidence, need, banned)
+            reading = self.reading(list(evidence) + chosen)
+            linked = reading.component(reading.starts(question.query))
+            inside = {t for t in chosen if self.compiled[t].subject in linked}
+            if not inside:
+                return chosen
+            banned |= inside
+
+    def document(self, title: str) -> dict[str, str]:
+        """One document as the instance shows it: title and text in the configured format."""
+        return {"title": title, "text": render(self.texts[title], self.settings.document_format)}
+
+
+def _base_row(question: Question) -> dict:
+    return {
+        "question_id": question.id,
+        "question": question.question,
+        "question_answer": list(question.answer),
+        "difficulty": question.difficulty,
+        "is_aggregation_question": question.is_aggregation_question,
+    }
+
+
+def question_instances(evidence: Evidence, question: Question) -> Iterator[dict]:
+    """Every instance of one question: per layout group, the sufficient one, then one per missing article."""
+    s = evidence.settings
+    truth = evidence.truth(question)
+    required = evidence.sufficient_set(question, truth)
+    if required is None:
+        return
+    groups = distractor_counts(s.instance_layout, s.instance_documents, len(required))
+    need = max(max(full, missing) for full, missing in groups)
+    chosen = evidence.distractors(question, required, need)
+    order = document_order(s.seed, question.id, required + chosen)
+    for full, missing_count in groups:
+        if s.instance_layout == "ablation" and full > len(chosen):
+            continue
+        cases = [("", full)] + [(title, missing_count) for title in required]
+        for index, (missing, count) in enumerate(cases):
+            distractors = chosen[:count]
+            cited = [t for t in required if t != missing]
+            titles = arrange(order, cited + distractors)
+            yield {
+                "instance_id": f"{question.id}/{s.instance_layout}-{full}/" + (f"missing-{index}" if missing else "sufficient"),
+                **_base_row(question),
+                "answer": [DEFLECTION] if missing else list(question.answer),
+                "answerable": "insufficient" if missing else "sufficient",
+                "documents": [evidence.document(t) for t in titles],
+                "citations": citations(titles, cited),
+                "evidence_titles": cited,
+                "missing_article": missing,
+                "distractor_titles": arrange(order, distractors),
+                "num_distractors": len(distractors),
+                "layout": s.instance_layout,
+                "distractor_kind": s.distractors,
+            }
+
+
+def build_instances(generated: Generated, settings: Settings | None = None) -> list[dict]:
+    """Rows of the `instances` subset for every question of a generated configuration."""
+    evidence = Evidence(generated, settings)
+    return [row for question in generated.questions for row in question_instances(evidence, question)]
+
+
+def build_rag(generated: Generated, settings: Settings | None = None) -> list[dict]:
+    """Rows of the `rag` subset: each question with its BM25 top-k articles and whether they suffice (exact)."""
+    evidence = Evidence(generated, settings)
+    k = evidence.settings.retrieval_k
+    rows = []
+    hits = evidence.index.retrieve([q.question for q in generated.questions], k)
+    for question, found in zip(generated.questions, hits):
+        titles = [evidence.titles[i] for i in found]
+        truth = evidence.truth(question)
+        sufficient = evidence.derives(question, titles, truth)
+        cited = list(titles) if sufficient else []
+        for title in list(cited):
+            if sufficient and evidence.derives(question, [t for t in cited if t != title], truth):
+                cited.remove(title)
+        rows.append({
+            **_base_row(question),
+            "answer": list(question.answer) if sufficient else [DEFLECTION],
+            "answerable": "sufficient" if sufficient else "insufficient",
+            "documents": [evidence.document(t) for t in titles],
+            "citations": citations(titles, cited),
+            "retrieved_titles": titles,
+            "retrieved_sufficient": sufficient,
+        })
+    return rows

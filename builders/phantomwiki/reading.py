@@ -1,0 +1,328 @@
+"""A careful reader: what a set of articles lets one derive, and nothing more.
+
+The reader turns article sentences into facts, with these inferences only:
+  sister/brother(X, Y)   -> sibling(X, Y), sibling(Y, X), gender(Y)
+  mother/father(X, M)    -> parent(X, M), gender(M)
+  son/daughter(X, C)     -> parent(C, X), gender(C)
+  wife/husband(X, S)     -> married(X, S), married(S, X), gender(S)
+  friend(X, F)           -> friend(X, F), friend(F, X)
+  dob / job / hobby / gender sentences -> that attribute of X.
+Relations are the v1 rules (data/relations.tsv) with two extensions: sibling(X, Y) holds when stated
+or when X and Y share a known parent, and married(X, Y) when stated or when they share a known
+child (X != Y). Each "P C neq" step pair of a path (a parent's other child) becomes one sibling step
+and each "C P neq" pair (a child's other parent) one married step. A gender filter on a person whose
+gender no present sentence states or implies fails. Every derivation is therefore true of the
+universe, and adding articles never removes one (derivability is monotone in the article set).
+
+Sufficiency (what the `instances` labels mean):
+  * a Who/What question is answered iff re-solving it over the reader's facts gives exactly the
+    gold answer set (the reader's answers are always a subset of the gold set; whether the reader
+    could also prove that no other answer exists is not required);
+  * a count question "How many R does Z have?" needs, for every person z the question reaches,
+    z's own article (only it can tell the reader a list is complete) and count(R(z, .)) over the
+    reader's facts equal to the true count; `Reading.counts` gives these per-person counts
+    (None when some z has no article), and sufficiency compares them with the full corpus's.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .articles import read_article
+from .relations import IS_FEMALE, NOT_NODE, TO_CHILD, TO_FRIEND, TO_PARENT, relations
+from .solver import Literal, parse_literal
+
+TO_SIBLING, TO_SPOUSE = 10, 11
+Statement = tuple[str, str, str]
+
+_GENDER_OF_OBJECT = {
+    "sister": "female", "brother": "male", "mother": "female", "father": "male",
+    "son": "male", "daughter": "female", "wife": "female", "husband": "male",
+}
+
+
+def reader_steps(steps: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    """A relation path rewritten for the reader: "P C neq" -> sibling, "C P neq" -> married, node indices renumbered."""
+    out: list[tuple[int, int]] = []
+    new_index = {0: 0}  # old node index -> new node index
+    old_nodes, new_nodes = 0, 0
+    i = 0
+    while i < len(steps):
+        op, arg = steps[i]
+        pair = steps[i:i + 3]
+        if (
+            len(pair) == 3 and pair[2][0] == NOT_NODE and pair[2][1] == old_nodes
+            and (op, pair[1][0]) in ((TO_PARENT, TO_CHILD), (TO_CHILD, TO_PARENT))
+        ):
+            out.append((TO_SIBLING if op == TO_PARENT else TO_SPOUSE, 0))
+            old_nodes += 2
+            new_nodes += 1
+            new_index[old_nodes] = new_nodes
+            i += 3
+            continue
+        if op in (TO_PARENT, TO_CHILD, TO_FRIEND):
+            old_nodes += 1
+            new_nodes += 1
+            new_index[old_nodes] = new_nodes
+            out.append((op, 0))
+        elif op == NOT_NODE:
+            if arg not in new_index:
+                raise ValueError(f"relation path refers to node {arg}, which the reader's path does not keep")
+            out.append((NOT_NODE, new_index[arg]))
+        else:
+            out.append((op, arg))
+        i += 1
+    return tuple(out)
+
+
+@lru_cache(maxsize=1)
+def reader_paths() -> dict[str, tuple[tuple[int, int], ...]]:
+    """Every relation's path rewritten for the reader, by name."""
+    return {name: reader_steps(rel.steps) for name, rel in relations().items()}
+
+
+def article_statements(text: str) -> tuple[str, list[Statement]]:
+    """(title, statements) of one article's markdown text."""
+    return text.splitlines()[0][2:], read_article(text)
+
+
+class Names:
+    """A shared name <-> id table, so compiled articles can be merged without re-reading names."""
+
+    def __init__(self) -> None:
+        self.ids: dict[str, int] = {}
+        self.names: list[str] = []
+
+    def id(self, name: str) -> int:
+        """The id of `name`, assigned on first sight."""
+        found = self.ids.get(name)
+        if found is None:
+            found = self.ids[name] = len(self.names)
+            self.names.append(name)
+        return found
+
+
+@dataclass(frozen=True)
+class CompiledArticle:
+    """One article's facts with the reader's inferences applied, grouped by kind, people as Names ids."""
+
+    subject: int
+    parents: tuple[tuple[int, int], ...]  # (child, parent)
+    siblings: tuple[tuple[int, int], ...]
+    spouses: tuple[tuple[int, int], ...]
+    friends: tuple[tuple[int, int], ...]
+    genders: tuple[tuple[int, str], ...]
+    attributes: tuple[tuple[tuple[int, str], str], ...]  # ((person, attribute), value)
+
+
+def compile_article(names: Names, title: str, statements: Sequence[Statement]) -> CompiledArticle:
+    """The facts an article's statements give the reader."""
+    groups: dict[str, list] = {"parent": [], "sibling": [], "spouse": [], "friend": [], "gender": [], "attribute": []}
+    for predicate, subject, obj in statements:
+        x = names.id(subject)
+        if predicate in ("dob", "job", "hobby"):
+            groups["attribute"].append(((x, predicate), obj))
+        elif predicate == "gender":
+            groups["gender"].append((x, obj))
+        elif predicate == "friend":
+            groups["friend"].append((x, names.id(obj)))
+        else:
+            y = names.id(obj)
+            groups["gender"].append((y, _GENDER_OF_OBJECT[predicate]))
+            if predicate in ("sister", "brother"):
+                groups["sibling"].append((x, y))
+            elif predicate in ("mother", "father"):
+                groups["parent"].append((x, y))
+            elif predicate in ("son", "daughter"):
+                groups["parent"].append((y, x))
+            else:
+                groups["spouse"].append((x, y))
+    return CompiledArticle(
+        names.id(title), *(tuple(groups[k]) for k in ("parent", "sibling", "spouse", "friend", "gender", "attribute"))
+    )
+
+
+@lru_cache(maxsize=4096)
+def _parsed(query: tuple[str, ...]) -> tuple[Literal, ...]:
+    """The literals of a chain query, innermost first."""
+    return tuple(parse_literal(text) for text in reversed(query))
+
+
+def _unquote(term: str) -> str:
+    return term.strip()[1:-1]
+
+
+class Reading:
+    """The facts a set of articles states (with the inferences above) and the answers they derive."""
+
+    def __init__(self, articles: Iterable[CompiledArticle], names: Names) -> None:
+        self.names = names
+        self.with_article: set[int] = set()
+        parents: dict[int, set[int]] = defaultdict(set)
+        children: dict[int, set[int]] = defaultdict(set)
+        siblings: dict[int, set[int]] = defaultdict(set)
+        spouses: dict[int, set[int]] = defaultdict(set)
+        friends: dict[int, set[int]] = defaultdict(set)
+        gender: dict[int, str] = {}
+        attrs: dict[tuple[int, str], str] = {}
+        for article in articles:
+            self.with_article.add(article.subject)
+            for child, parent in article.parents:
+                parents[child].add(parent)
+                children[parent].add(child)
+            for source, table in ((article.siblings, siblings), (article.spouses, spouses), (article.friends, friends)):
+                for x, y in source:
+                    if x != y:
+                        table[x].add(y)
+                        table[y].add(x)
+            gender.update(article.genders)
+            attrs.update(article.attributes)
+        self.parents, self.children, self.friends = parents, children, friends
+        self._siblings, self._spouses = siblings, spouses
+        self.gender = gender
+        self.attributes = attrs
+        self._holders: dict[tuple[str, str], set[int]] = {}
+        self._cache: dict[tuple[str, int], frozenset[int]] = {}
+
+    @classmethod
+    def from_texts(cls, texts: Iterable[str], names: Names | None = None) -> Reading:
+        """The reading of article texts (markdown, as write_article writes them)."""
+        names = names or Names()
+        return cls((compile_article(names, *article_statements(text)) for text in texts), names)
+
+    def sibling_set(self, person: int) -> set[int]:
+        """Stated siblings plus the other children of known parents."""
+        found = set(self._siblings.get(person, ()))
+        for parent in self.parents.get(person, ()):
+            found.update(self.children[parent])
+        found.discard(person)
+        return found
+
+    def spouse_set(self, person: int) -> set[int]:
+        """Stated spouses plus the other parents of known children."""
+        found = set(self._spouses.get(person, ()))
+        for child in self.children.get(person, ()):
+            found.update(self.parents[child])
+        found.discard(person)
+        return found
+
+    def targets(self, rel: str, person: int) -> frozenset[int]:
+        """Distinct Y with rel(person, Y) derivable from the reader's facts."""
+        key = (rel, person)
+        found = self._cache.get(key)
+        if found is None:
+            found = self._cache[key] = frozenset(path[-1] for path in self._paths(rel, person))
+        return found
+
+    def _paths(self, rel: str, person: int) -> set[tuple[int, ...]]:
+        empty: tuple[int, ...] = ()
+        paths = {(person,)}
+        for op, arg in reader_paths()[rel]:
+            if op == TO_PARENT:
+                paths = {path + (p,) for path in paths for p in self.parents.get(path[-1], empty)}
+            elif op == TO_CHILD:
+                paths = {path + (c,) for path in paths for c in self.children.get(path[-1], empty)}
+            elif op == TO_FRIEND:
+                paths = {path + (f,) for path in paths for f in self.friends.get(path[-1], empty)}
+            elif op == TO_SIBLING:
+                paths = {path + (s,) for path in paths for s in self.sibling_set(path[-1])}
+            elif op == TO_SPOUSE:
+                paths = {path + (s,) for path in paths for s in self.spouse_set(path[-1])}
+            elif op == NOT_NODE:
+                paths = {path for path in paths if path[-1] != path[arg]}
+            else:
+                wanted = "female" if op == IS_FEMALE else "male"
+                paths = {path for path in paths if self.gender.get(path[-1]) == wanted}
+            if not paths:
+                break
+        return paths
+
+    def holders(self, attribute: str, value: str) -> set[int]:
+        """People the reader knows to have `attribute` = `value`."""
+        key = (attribute, value)
+        found = self._holders.get(key)
+        if found is None:
+            if attribute == "gender":
+                found = {person for person, known in self.gender.items() if known == value}
+            else:
+                found = {person for (person, name), known in self.attributes.items() if name == attribute and known == value}
+            self._holders[key] = found
+        return found
+
+    def _frontier(self, literals: Sequence[Literal]) -> set:
+        """Values of the outermost variable of a chain of literals (innermost first)."""
+        values: set = set()
+        for index, lit in enumerate(literals):
+            if index == 0:
+                constant = _unquote(lit.source)
+                if lit.inverse:
+                    values = set(self.holders(lit.predicate, constant))
+                    continue
+                person = self.names.ids.get(constant)
+                values = {person} if person is not None else set()
+            elif lit.inverse or lit.kind == "count":
+                raise ValueError(f"{lit.predicate}: only the innermost literal may start from a value, only the outermost count")
+            if lit.kind == "relation":
+                values = set().union(*(self.targets(lit.predicate, v) for v in values)) if values else set()
+            elif lit.kind == "attribute" and not lit.inverse:
+                found = (self.gender.get(v) if lit.predicate == "gender" else self.attributes.get((v, lit.predicate)) for v in values)
+                values = {f for f in found if f is not None}
+        return values
+
+    def starts(self, query: Sequence[str]) -> set[int]:
+        """The people a query's innermost literal starts from in this reading."""
+        first = _parsed(tuple(query))[0]
+        constant = _unquote(first.source)
+        if first.inverse:
+            return set(self.holders(first.predicate, constant))
+        person = self.names.ids.get(constant)
+        return {person} if person is not None else set()
+
+    def component(self, people: Iterable[int]) -> set[int]:
+        """Everyone linked to `people` by any parent, sibling, spouse or friend fact; no derivation leaves it."""
+        seen = set(people)
+        todo = list(seen)
+        tables = (self.parents, self.children, self._siblings, self._spouses, self.friends)
+        while todo:
+            person = todo.pop()
+            for table in tables:
+                for other in table.get(person, ()):
+                    if other not in seen:
+                        seen.add(other)
+                        todo.append(other)
+        return seen
+
+    def counts(self, query: Sequence[str]) -> dict[str, int] | None:
+        """For a count query: person -> count for every person the inner query reaches; None if one lacks an article."""
+        literals = _parsed(tuple(query))
+        outer = literals[-1]
+        if outer.kind != "count":
+            raise ValueError(f"not a count query: {query[0]!r}")
+        if len(literals) == 1:
+            person = self.names.ids.get(_unquote(outer.source))
+            reached = {person} if person is not None else set()
+        else:
+            reached = self._frontier(literals[:-1])
+        out = {}
+        for person in reached:
+            if person not in self.with_article:
+                return None
+            out[self.names.names[person]] = len(self.targets(outer.predicate, person))
+        return out
+
+    def answers(self, query: Sequence[str], answer_variable: str) -> list[str] | None:
+        """The answers the articles derive, sorted as the gold answers are; None for an undeterminable count."""
+        literals = _parsed(tuple(query))
+        last = literals[-1]
+        if last.target != answer_variable:
+            raise ValueError(f"answer variable {answer_variable} is not the query's outermost output ({last.target})")
+        if last.kind == "count":
+            counts = self.counts(query)
+            return None if counts is None else [str(c) for c in sorted(set(counts.values()))]
+        values = self._frontier(literals)
+        if last.kind == "attribute" and not last.inverse:
+            return sorted(values)
+        return sorted(self.names.names[v] for v in values)

@@ -1,0 +1,206 @@
+"""Evidence instances are exact: the documents of each instance, read back from their text, derive the gold answer iff it is labelled sufficient."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import defaultdict
+
+import numpy as np
+import pytest
+
+from builders.evidence import ABLATION_LEVELS, to_markdown
+from builders.metrics import DEFLECTION
+from builders.phantomwiki.config import ConfigError, settings_from
+from builders.phantomwiki.instances import build_instances, build_rag
+from builders.phantomwiki.kinship import Kinship
+from builders.phantomwiki.reading import Names, Reading, article_statements, compile_article
+from builders.phantomwiki.solver import Solver, parse_literal
+from builders.retrieval import Bm25Index
+from pw_universes import generated
+
+
+def true_counts(g, question) -> dict[str, int]:
+    """Per-person counts of a count question on the generator's own universe."""
+    kinship = Kinship(g.universe)
+    outer = parse_literal(question.query[0])
+    if len(question.query) == 1:
+        reached = [outer.source.strip('"')]
+    else:
+        reached = Solver(kinship).solve(question.query[1:], outer.source).answers
+    return {name: len(kinship.targets(outer.predicate, g.universe.ids[name])) for name in reached}
+
+
+def check_labels(g, rows, fmt: str = "markdown") -> None:
+    """Re-read every instance's document text and solve: sufficient derives the gold answer, insufficient does not."""
+    questions = {q.id: q for q in g.questions}
+    names, read = Names(), {}  # each distinct document text is parsed once
+
+    def facts(text):
+        if text not in read:
+            read[text] = compile_article(names, *article_statements(to_markdown(text, fmt)))
+        return read[text]
+
+    for row in rows:
+        q = questions[row["question_id"]]
+        reading = Reading([facts(doc["text"]) for doc in row["documents"]], names)
+        derived = reading.answers(q.query, q.answer_variable)
+        exact = derived == q.answer
+        if q.is_aggregation_question:
+            exact = exact and reading.counts(q.query) == true_counts(g, q)
+        if row["answerable"] == "sufficient":
+            assert derived == q.answer == row["answer"], row["instance_id"]
+            assert exact, row["instance_id"]
+        else:
+            assert not exact, row["instance_id"]
+            assert row["answer"] == [DEFLECTION]
+
+
+@pytest.mark.parametrize("name", ["n500_s1", "n500_s2", "n500_s3", "n5000_s1", "n5000_s2"])
+def test_every_instance_read_from_its_text_derives_the_gold_answer_iff_labelled_sufficient(name):
+    g = generated(name)
+    rows = build_instances(g)
+    assert {r["answerable"] for r in rows} == {"sufficient", "insufficient"}
+    check_labels(g, rows)
+
+
+@pytest.mark.parametrize("knobs", [
+    {"instance_layout": "ablation", "distractors": "easy"},
+    {"instance_layout": "fixed", "instance_documents": 10, "document_format": "html"},
+    {"instance_layout": "ablation", "document_format": "text", "max_evidence": 40},
+])
+def test_labels_stay_exact_in_every_layout_kind_and_format(knobs):
+    g = generated("n500_s2")
+    settings = dataclasses.replace(g.settings, **knobs)
+    check_labels(g, build_instances(g, settings), settings.document_format)
+
+
+def by_question(rows):
+    groups = defaultdict(list)
+    for row in rows:
+        groups[row["question_id"]].append(row)
+    return groups
+
+
+def test_one_insufficient_instance_per_required_article_and_every_article_is_required():
+    g = generated("n500_s1")
+    for qid, rows in by_question(build_instances(g)).items():
+        sufficient = [r for r in rows if r["answerable"] == "sufficient"]
+        assert len(sufficient) == 1
+        evidence = sufficient[0]["evidence_titles"]
+        missing = [r["missing_article"] for r in rows if r["answerable"] == "insufficient"]
+        assert sorted(missing) == sorted(evidence) and len(set(missing)) == len(missing)
+        for row in rows:
+            titles = [d["title"] for d in row["documents"]]
+            assert row["missing_article"] not in titles
+            assert [titles[i] for i in row["citations"]] == [t for t in titles if t in set(row["evidence_titles"])]
+            assert set(row["evidence_titles"]) == set(evidence) - {row["missing_article"]}
+            assert not set(row["distractor_titles"]) & set(evidence)
+            assert row["num_distractors"] == len(row["distractor_titles"])
+
+
+def test_every_question_within_max_evidence_has_instances():
+    g = generated("n500_s3")
+    settings = dataclasses.replace(g.settings, max_evidence=10_000)
+    assert {r["question_id"] for r in build_instances(g, settings)} == {q.id for q in g.questions}
+
+
+def test_fixed_layout_holds_the_configured_number_of_documents():
+    g = generated("n500_s1")
+    settings = dataclasses.replace(g.settings, instance_layout="fixed", instance_documents=10)
+    for row in build_instances(g, settings):
+        full_evidence = len(row["evidence_titles"]) + (1 if row["missing_article"] else 0)
+        expected = 10 if full_evidence <= 10 else len(row["evidence_titles"])
+        assert len(row["documents"]) == expected, row["instance_id"]
+
+
+def test_one_document_order_is_shared_by_every_instance_of_a_question():
+    g = generated("n500_s1")
+    settings = dataclasses.replace(g.settings, instance_layout="ablation")
+    for rows in by_question(build_instances(g, settings)).values():
+        orders = [[d["title"] for d in row["documents"]] for row in rows]
+        everything = max(orders, key=len)  # the sufficient instance with the most distractors holds them all
+        for order in orders:
+            assert set(order) <= set(everything)
+            assert order == [t for t in everything if t in set(order)]
+
+
+def test_ablation_levels_nest_each_smaller_distractor_set_in_the_larger():
+    g = generated("n5000_s1")
+    settings = dataclasses.replace(g.settings, instance_layout="ablation")
+    rows = build_instances(g, settings)
+    for rows_of_question in by_question(rows).values():
+        for case in {r["missing_article"] for r in rows_of_question}:
+            ladder = sorted((r for r in rows_of_question if r["missing_article"] == case), key=lambda r: r["num_distractors"])
+            assert [r["num_distractors"] for r in ladder] == list(ABLATION_LEVELS)
+            for small, large in zip(ladder, ladder[1:]):
+                kept = [t for t in large["distractor_titles"] if t in set(small["distractor_titles"])]
+                assert kept == small["distractor_titles"]
+                assert len(small["distractor_titles"]) < len(large["distractor_titles"])
+
+
+def test_hard_distractors_rank_far_closer_to_the_question_than_easy_ones():
+    g = generated("n5000_s1")
+    index = Bm25Index([a.article for a in g.articles])
+    position = {a.title: i for i, a in enumerate(g.articles)}
+    mean_rank = {}
+    for kind in ("hard", "easy"):
+        ranks = []
+        for row in build_instances(g, dataclasses.replace(g.settings, distractors=kind)):
+            if row["answerable"] == "sufficient" and row["distractor_titles"]:
+                query = "\n".join([row["question"]] + [d["text"] for d in row["documents"] if d["title"] in row["evidence_titles"]])
+                scores = index.scores(query)
+                rank = np.empty(len(scores), dtype=np.int64)
+                rank[np.argsort(-scores, kind="stable")] = np.arange(len(scores))
+                ranks += [rank[position[t]] for t in row["distractor_titles"]]
+        mean_rank[kind] = np.mean(ranks)
+    assert mean_rank["easy"] > len(g.articles) / 3  # random articles sit mid-table
+    assert mean_rank["hard"] < mean_rank["easy"] / 4
+
+
+def test_instances_are_deterministic_and_depend_on_the_seed():
+    g = generated("n500_s1")
+    easy = dataclasses.replace(g.settings, distractors="easy")
+    assert build_instances(g, easy) == build_instances(g, easy)
+    other = dataclasses.replace(easy, seed=easy.seed + 1)
+    first = [r["distractor_titles"] for r in build_instances(g, easy)]
+    assert first != [r["distractor_titles"] for r in build_instances(g, other)]
+
+
+def test_rag_rows_hold_the_bm25_top_k_with_an_exact_sufficiency_flag():
+    g = generated("n500_s1")
+    index = Bm25Index([a.article for a in g.articles])
+    settings = dataclasses.replace(g.settings, retrieval_k=6)
+    rows = build_rag(g, settings)
+    assert len(rows) == len(g.questions)
+    questions = {q.id: q for q in g.questions}
+    for row in rows:
+        q = questions[row["question_id"]]
+        assert row["retrieved_titles"] == [g.articles[i].title for i in index.retrieve([q.question], 6)[0]]
+        assert [d["title"] for d in row["documents"]] == row["retrieved_titles"]
+        derived = Reading.from_texts(d["text"] for d in row["documents"]).answers(q.query, q.answer_variable)
+        if not q.is_aggregation_question:
+            assert row["retrieved_sufficient"] == (derived == q.answer)
+        assert row["answer"] == (q.answer if row["retrieved_sufficient"] else [DEFLECTION])
+        cited = [row["documents"][i]["text"] for i in row["citations"]]
+        assert (Reading.from_texts(cited).answers(q.query, q.answer_variable) == q.answer) == row["retrieved_sufficient"]
+    assert any(r["retrieved_sufficient"] for r in rows) and not all(r["retrieved_sufficient"] for r in rows)
+
+
+@pytest.mark.parametrize("knob, value, message", [
+    ("instance_layout", "spiral", "instance_layout='spiral' is out of range: expected one of fixed, ablation"),
+    ("distractors", "medium", "distractors='medium' is out of range: expected one of hard, easy"),
+    ("document_format", "pdf", "document_format='pdf' is out of range: expected one of markdown, text, html"),
+    ("retriever", "bm26", "retriever='bm26' is out of range: expected one of bm25s, rank_bm25"),
+    ("retrieval_k", 0, "retrieval_k=0 is out of range: expected at least 1"),
+    ("instance_documents", "ten", "instance_documents='ten' must be a number"),
+])
+def test_a_bad_instance_knob_is_a_one_line_error(knob, value, message):
+    with pytest.raises(ConfigError) as error:
+        settings_from("n500_s1_instances", **{knob: value})
+    assert str(error.value) == message
+
+
+def test_instances_is_a_subset_of_every_configuration():
+    settings, subset = settings_from("n5000_s1_instances")
+    assert subset == "instances" and settings.instance_layout == "fixed" and settings.distractors == "hard"
+    assert settings_from("n50_d10_s3_rag")[1] == "rag"

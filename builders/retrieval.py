@@ -14,7 +14,8 @@ Top-k is ordered by score, then by document index, so ties never depend on the e
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from array import array
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 
@@ -43,6 +44,35 @@ def top_k(scores: np.ndarray, k: int, exclude: Sequence[int] = ()) -> list[int]:
     return [int(i) for i in candidates[order][:k]]
 
 
+class TokenIds:
+    """A corpus as token ids: one flat int32 array plus offsets, not a Python list per document.
+
+    bm25s accepts any object with `ids` (one id sequence per document) and `vocab` (token -> id);
+    at a million articles, lists of token strings would need more memory than the whole universe.
+    """
+
+    def __init__(self, texts: Sequence[str]) -> None:
+        self.vocab: dict[str, int] = {}
+        flat, offsets = array("i"), array("q", [0])
+        for text in texts:
+            tokens = tokenize(text)
+            for token in tokens:
+                if token not in self.vocab:
+                    self.vocab[token] = len(self.vocab)
+            flat.extend(map(self.vocab.__getitem__, tokens))
+            offsets.append(len(flat))
+        self.flat = np.frombuffer(flat, dtype=np.int32)
+        self.offsets = np.frombuffer(offsets, dtype=np.int64)
+        self.ids = self
+
+    def __len__(self) -> int:
+        return len(self.offsets) - 1
+
+    def __iter__(self) -> Iterator[list[int]]:
+        for start, end in zip(self.offsets[:-1].tolist(), self.offsets[1:].tolist()):
+            yield self.flat[start:end].tolist()
+
+
 class Bm25Index:
     """A BM25+ index over `texts`; `engine` is "bm25s" (fast, default) or "rank_bm25" (reference)."""
 
@@ -53,16 +83,15 @@ class Bm25Index:
             raise ValueError("a BM25 index needs at least one document")
         self.engine = engine
         self.size = len(texts)
-        tokens = [tokenize(text) for text in texts]
         if engine == "bm25s":
             import bm25s
 
             self._model = bm25s.BM25(k1=K1, b=B, delta=DELTA, method="bm25+", dtype="float64")
-            self._model.index(tokens, show_progress=False)
+            self._model.index(TokenIds(texts), create_empty_token=False, show_progress=False)
         else:
             from rank_bm25 import BM25Plus
 
-            self._model = BM25Plus(tokens, k1=K1, b=B, delta=DELTA)
+            self._model = BM25Plus([tokenize(text) for text in texts], k1=K1, b=B, delta=DELTA)
 
     def scores(self, query: str) -> np.ndarray:
         """The BM25+ score of every document for `query` (a float64 array, one per document)."""

@@ -12,7 +12,7 @@ from .articles import Article, write_article
 from .config import Settings
 from .family import Families, birth_dates, generate_families
 from .friends import generate_friendships
-from .instances import build_instances, build_rag
+from .instances import Evidence, build_instances, build_rag
 from .kinship import Kinship
 from .prolog import program_text
 from .questions import Question, sample_questions
@@ -32,6 +32,13 @@ class Generated:
     articles: list[Article]
     questions: list[Question]
     timings: dict[str, float] = field(default_factory=dict)
+    evidence: Evidence | None = field(default=None, repr=False, compare=False)  # built once for instances and rag
+
+    def evidence_index(self) -> Evidence:
+        """The parsed articles and BM25 index that the `instances` and `rag` subsets share."""
+        if self.evidence is None:
+            self.evidence = Evidence(self)
+        return self.evidence
 
 
 @contextmanager
@@ -112,12 +119,12 @@ def database_rows(generated: Generated) -> Iterator[dict]:
 
 def instance_rows(generated: Generated) -> Iterator[dict]:
     """Rows of the `instances` subset: sufficient / insufficient evidence with distractors, per question."""
-    yield from build_instances(generated, generated.settings)
+    yield from build_instances(generated, evidence=generated.evidence_index())
 
 
 def rag_rows(generated: Generated) -> Iterator[dict]:
     """Rows of the `rag` subset: each question with its BM25 top-k articles and whether they suffice."""
-    yield from build_rag(generated, generated.settings)
+    yield from build_rag(generated, evidence=generated.evidence_index())
 
 
 def needs(subset: str) -> tuple[bool, bool]:

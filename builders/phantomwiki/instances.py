@@ -72,16 +72,12 @@ class Evidence:
         self.texts = {article.title: article.article for article in generated.articles}
         self.position = {title: i for i, title in enumerate(self.titles)}
         self.names = Names()
-        self.compiled: dict[str, CompiledArticle] = {}
+        self._compiled: dict[str, CompiledArticle] = {}  # compiled on first use: instances touch few articles
         self.gender_sources: dict[str, set[str]] = {}
-        self.mentions: dict[str, set[str]] = {}  # title -> everyone its sentences name
         self.named_by: dict[str, set[str]] = {}  # name -> titles of the articles that name them
         self.holding: dict[tuple[str, str], set[str]] = {}  # (attribute, value) -> titles of its holders
         for article in generated.articles:
-            statements = read_article(article.article)
-            self.compiled[article.title] = compile_article(self.names, article.title, statements)
-            self.mentions[article.title] = {obj for predicate, _, obj in statements if predicate in _GENDERED + ("friend",)}
-            for predicate, _, obj in statements:
+            for predicate, _, obj in read_article(article.article):
                 if predicate in _GENDERED:
                     self.gender_sources.setdefault(obj, set()).add(article.title)
                 if predicate in _GENDERED or predicate == "friend":
@@ -100,9 +96,16 @@ class Evidence:
             self._index = Bm25Index([self.texts[t] for t in self.titles], engine=self.settings.retriever)
         return self._index
 
+    def compiled(self, title: str) -> CompiledArticle:
+        """The reader's facts of one article, read from its text."""
+        found = self._compiled.get(title)
+        if found is None:
+            found = self._compiled[title] = compile_article(self.names, title, read_article(self.texts[title]))
+        return found
+
     def reading(self, titles: Sequence[str]) -> Reading:
         """The reader's view of the articles `titles`."""
-        return Reading((self.compiled[title] for title in titles), self.names)
+        return Reading((self.compiled(title) for title in titles), self.names)
 
     def truth(self, question: Question) -> dict[str, int] | None:
         """The true per-person counts of a count question, None for other questions."""
@@ -213,7 +216,7 @@ class Evidence:
             chosen = self.candidates(question, evidence, need, banned)
             reading = self.reading(list(evidence) + chosen)
             linked = reading.component(reading.starts(question.query))
-            inside = {t for t in chosen if self.compiled[t].subject in linked}
+            inside = {t for t in chosen if self.compiled(t).subject in linked}
             if not inside:
                 return chosen
             banned |= inside
@@ -268,15 +271,15 @@ def question_instances(evidence: Evidence, question: Question) -> Iterator[dict]
             }
 
 
-def build_instances(generated: Generated, settings: Settings | None = None) -> list[dict]:
-    """Rows of the `instances` subset for every question of a generated configuration."""
-    evidence = Evidence(generated, settings)
+def build_instances(generated: Generated, settings: Settings | None = None, evidence: Evidence | None = None) -> list[dict]:
+    """Rows of the `instances` subset for every question of a generated configuration (`evidence` reuses a built one)."""
+    evidence = evidence or Evidence(generated, settings)
     return [row for question in generated.questions for row in question_instances(evidence, question)]
 
 
-def build_rag(generated: Generated, settings: Settings | None = None) -> list[dict]:
+def build_rag(generated: Generated, settings: Settings | None = None, evidence: Evidence | None = None) -> list[dict]:
     """Rows of the `rag` subset: each question with its BM25 top-k articles and whether they suffice (exact)."""
-    evidence = Evidence(generated, settings)
+    evidence = evidence or Evidence(generated, settings)
     k = evidence.settings.retrieval_k
     rows = []
     hits = evidence.index.retrieve([q.question for q in generated.questions], k)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from builders.retrieval import Bm25Index, tokenize, top_k
+from builders.retrieval import Bm25Index, TokenIds, tokenize, top_k
 from pw_universes import generated
 
 
@@ -14,6 +14,14 @@ def test_names_dates_and_short_words_survive_tokenisation():
         "the", "date", "of", "birth", "of", "mary-ann", "o", "neil", "is", "1990-05-01",
     ]
     assert tokenize("Who is the son of Al Li?") == ["who", "is", "the", "son", "of", "al", "li"]
+
+
+def test_the_corpus_goes_to_bm25s_as_token_ids_one_sequence_per_document():
+    corpus = TokenIds(["Al is the son of Al.", "", "The son: 1990-05-01"])
+    assert corpus.vocab == {"al": 0, "is": 1, "the": 2, "son": 3, "of": 4, "1990-05-01": 5}
+    assert len(corpus.ids) == 3
+    assert list(corpus.ids) == [[0, 1, 2, 3, 4, 0], [], [2, 3, 5]]
+    assert list(corpus.ids) == list(corpus.ids)  # bm25s walks it more than once
 
 
 def test_top_k_orders_by_score_then_index_and_skips_excluded():

@@ -1,0 +1,61 @@
+"""BM25 query speed: bm25s (the engine) against rank-bm25 (the pure-Python reference) on a phantom_wiki corpus.
+
+    python benchmarks/retrieval_bench.py                  # n5000_s1, 100 queries of each kind
+    python benchmarks/retrieval_bench.py --config n20000_s1 --queries 50
+
+Two kinds of query, as the instance builder issues them: the question text (the `rag` subset), and
+the question plus the texts of its evidence articles (hard distractors). Both engines run the same
+queries over the same corpus; the table gives index time, mean time per query and the ratio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from builders.phantomwiki import generate as engine
+from builders.phantomwiki.config import settings_from
+from builders.phantomwiki.instances import Evidence
+from builders.retrieval import ENGINES, Bm25Index
+
+
+def queries_of(config: str, count: int) -> tuple[list[str], dict[str, list[str]]]:
+    """The corpus texts, and `count` question queries and `count` question-plus-evidence queries."""
+    generated = engine.generate(settings_from(config)[0])
+    evidence = Evidence(generated)
+    texts = [evidence.texts[title] for title in evidence.titles]
+    questions = generated.questions[:count]
+    long_queries = []
+    for question in questions:
+        required = evidence.sufficient_set(question, evidence.truth(question)) or []
+        long_queries.append("\n".join([question.question] + [evidence.texts[t] for t in required]))
+    return texts, {"question": [q.question for q in questions], "question + evidence": long_queries}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--config", default="n5000_s1")
+    parser.add_argument("--queries", type=int, default=100)
+    args = parser.parse_args()
+    texts, kinds = queries_of(args.config, args.queries)
+    per_query: dict[tuple[str, str], float] = {}
+    print(f"{args.config}: {len(texts)} articles\n")
+    print("| engine | index (s) | query kind | queries | ms per query |")
+    print("|---|---:|---|---:|---:|")
+    for name in ENGINES:
+        start = time.perf_counter()
+        index = Bm25Index(texts, engine=name)
+        built = time.perf_counter() - start
+        for kind, queries in kinds.items():
+            start = time.perf_counter()
+            for query in queries:
+                index.scores(query)
+            per_query[name, kind] = (time.perf_counter() - start) / len(queries)
+            print(f"| {name} | {built:.2f} | {kind} | {len(queries)} | {1000 * per_query[name, kind]:.2f} |", flush=True)
+    print()
+    for kind in kinds:
+        print(f"bm25s is {per_query['rank_bm25', kind] / per_query['bm25s', kind]:.0f}x faster per {kind} query")
+
+
+if __name__ == "__main__":
+    main()

@@ -73,17 +73,20 @@ class Evidence:
         self.position = {title: i for i, title in enumerate(self.titles)}
         self.names = Names()
         self._compiled: dict[str, CompiledArticle] = {}  # compiled on first use: instances touch few articles
-        self.gender_sources: dict[str, set[str]] = {}
-        self.named_by: dict[str, set[str]] = {}  # name -> titles of the articles that name them
-        self.holding: dict[tuple[str, str], set[str]] = {}  # (attribute, value) -> titles of its holders
-        for article in generated.articles:
-            for predicate, _, obj in read_article(article.article):
-                if predicate in _GENDERED:
-                    self.gender_sources.setdefault(obj, set()).add(article.title)
+        # Who states what, from every article's text; lists, not sets: at a million articles a set per
+        # person would cost more than the articles themselves. Names are keyed by the title string.
+        self.gender_sources: dict[str, list[str]] = {}  # name -> titles of the articles that imply their gender
+        self.named_by: dict[str, list[str]] = {}  # name -> titles of the articles that name them
+        self.holding: dict[tuple[str, str], list[str]] = {}  # (attribute, value) -> titles of its holders
+        for title in self.titles:
+            for predicate, _, obj in read_article(self.texts[title]):
                 if predicate in _GENDERED or predicate == "friend":
-                    self.named_by.setdefault(obj, set()).add(article.title)
+                    name = self.titles[self.position[obj]] if obj in self.position else obj
+                    self.named_by.setdefault(name, []).append(title)
+                    if predicate != "friend":
+                        self.gender_sources.setdefault(name, []).append(title)
                 else:
-                    self.holding.setdefault((predicate, obj), set()).add(article.title)
+                    self.holding.setdefault((predicate, obj), []).append(title)
         self.kinship = Kinship(generated.universe)
         self.solver = Solver(self.kinship)
         self._index: Bm25Index | None = None
@@ -127,7 +130,7 @@ class Evidence:
         if predicate in ("parent", "friend"):
             return {first, second}
         if predicate == "gender":
-            return {first} | self.gender_sources.get(first, set())
+            return {first, *self.gender_sources.get(first, ())}
         return {first}
 
     def sufficient_set(self, question: Question, truth: dict[str, int] | None) -> list[str] | None:
@@ -207,10 +210,10 @@ class Evidence:
         linked = {names[p] for p in own.component(own.starts(question.query))}
         banned = {t for t in linked if t in self.position}
         for name in linked:
-            banned |= self.named_by.get(name, set())
+            banned.update(self.named_by.get(name, ()))
         first = parse_literal(question.query[-1])
         if first.inverse:
-            banned |= self.holding.get((first.predicate, first.source.strip()[1:-1]), set())
+            banned.update(self.holding.get((first.predicate, first.source.strip()[1:-1]), ()))
         banned -= set(evidence)
         while True:
             chosen = self.candidates(question, evidence, need, banned)

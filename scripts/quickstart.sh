@@ -9,6 +9,12 @@ bash scripts/install.sh
 import datasets
 
 questions = datasets.load_dataset("parquet", data_files="out/n5000_s1/questions.parquet", split="train")
-row = next(r for r in questions if 3 <= r["difficulty"] <= 6)  # a readable one; see the file for all 500
+# A readable one (a few hops, a short answer); see the file for all 500.
+row = next(r for r in questions if 3 <= r["difficulty"] <= 6 and len(r["answer"]) <= 3)
 print(f"\nQ: {row['question']}\nA: {row['answer']}\n   difficulty {row['difficulty']}, prolog {row['prolog']['query']}")
+instances = datasets.load_dataset("parquet", data_files="out/n5000_s1/instances.parquet", split="train")
+mine = instances.filter(lambda r: r["question_id"] == row["id"])
+for r in mine.select(range(min(2, len(mine)))):
+    print(f"   instance {r['instance_id']}: {r['answerable']}, gold {r['answer']}, "
+          f"{len(r['documents'])} documents, evidence at {r['citations']}")
 PY

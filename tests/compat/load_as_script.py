@@ -14,7 +14,7 @@ from pathlib import Path
 import datasets
 
 from builders.phantomwiki import generate as engine
-from builders.phantomwiki.config import settings_from
+from builders.phantomwiki.config import SUBSETS, settings_from
 
 SCRIPT = Path(__file__).resolve().parents[2] / "phantom_wiki.py"
 
@@ -23,7 +23,7 @@ def main() -> int:
     print(f"datasets {datasets.__version__}: loading {SCRIPT.name} as a script")
     generated = engine.generate(settings_from("n50_s1")[0])
     with tempfile.TemporaryDirectory() as cache:
-        for subset in ("questions", "corpus", "database"):
+        for subset in SUBSETS:
             ds = datasets.load_dataset(str(SCRIPT), f"n50_s1_{subset}", split="test", cache_dir=cache, trust_remote_code=True)
             expected = list(engine.ROWS[subset](generated))
             if ds.to_list() != expected:

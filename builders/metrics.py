@@ -122,12 +122,16 @@ def answer_set(answer: str | Sequence[str]) -> set[str]:
     return {part.strip().lower() for part in parts if part.strip()}
 
 
+def _set_precision_recall(p: set, g: set) -> tuple[float, float]:
+    """|P & G| / |P| and |P & G| / |G|; an empty side scores 1 only if both are empty."""
+    hits = len(p & g)
+    return (hits / len(p) if p else float(not g)), (hits / len(g) if g else float(not p))
+
+
 def answer_scores(predicted: str | Sequence[str], gold: Sequence[str]) -> dict[str, float]:
     """Answer-level precision, recall, F1 and exact match of one prediction against the gold answer list."""
     p, g = answer_set(predicted), answer_set(gold)
-    hits = len(p & g)
-    precision = hits / len(p) if p else float(not g)
-    recall = hits / len(g) if g else float(not p)
+    precision, recall = _set_precision_recall(p, g)
     f1 = 0.0 if precision + recall == 0 else 2 * precision * recall / (precision + recall)
     return {"precision": precision, "recall": recall, "f1": f1, "exact_match": float(p == g)}
 
@@ -177,10 +181,7 @@ def unified_score(points_answerable: Sequence[float], points_unanswerable: Seque
 
 def citation_scores(predicted: Iterable[int], gold: Iterable[int]) -> dict[str, float]:
     """Citation precision |P & G| / |P| and recall |P & G| / |G| (an empty P or G scores 1 only if both are empty)."""
-    p, g = set(predicted), set(gold)
-    both = len(p & g)
-    precision = both / len(p) if p else float(not g)
-    recall = both / len(g) if g else float(not p)
+    precision, recall = _set_precision_recall(set(predicted), set(gold))
     return {"citation_precision": precision, "citation_recall": recall}
 
 

@@ -42,14 +42,13 @@ from .articles import read_article
 from .config import Settings
 from .kinship import Kinship
 from .questions import Question
-from .reading import CompiledArticle, Names, Reading, compile_article
+from .reading import GENDER_OF_OBJECT, CompiledArticle, Names, Reading, compile_article
 from .solver import Solver, parse_literal
 
 if TYPE_CHECKING:
     from .generate import Generated
 
 _FACT = re.compile(r'^(\w+)\("(.*?)", "(.*)"\)$')
-_GENDERED = ("sister", "brother", "mother", "father", "son", "daughter", "wife", "husband")
 
 
 def _count_map(solver: Solver, kinship: Kinship, query: list[str]) -> dict[str, int]:
@@ -80,7 +79,7 @@ class Evidence:
         self.holding: dict[tuple[str, str], list[str]] = {}  # (attribute, value) -> titles of its holders
         for title in self.titles:
             for predicate, _, obj in read_article(self.texts[title]):
-                if predicate in _GENDERED or predicate == "friend":
+                if predicate in GENDER_OF_OBJECT or predicate == "friend":
                     name = self.titles[self.position[obj]] if obj in self.position else obj
                     self.named_by.setdefault(name, []).append(title)
                     if predicate != "friend":
@@ -291,8 +290,8 @@ def build_rag(generated: Generated, settings: Settings | None = None, evidence: 
         truth = evidence.truth(question)
         sufficient = evidence.derives(question, titles, truth)
         cited = list(titles) if sufficient else []
-        for title in list(cited):
-            if sufficient and evidence.derives(question, [t for t in cited if t != title], truth):
+        for title in list(cited):  # prune to the retrieved articles the answer needs
+            if evidence.derives(question, [t for t in cited if t != title], truth):
                 cited.remove(title)
         rows.append({
             **_base_row(question),

@@ -38,7 +38,7 @@ from .solver import Literal, parse_literal
 TO_SIBLING, TO_SPOUSE = 10, 11
 Statement = tuple[str, str, str]
 
-_GENDER_OF_OBJECT = {
+GENDER_OF_OBJECT = {
     "sister": "female", "brother": "male", "mother": "female", "father": "male",
     "son": "male", "daughter": "female", "wife": "female", "husband": "male",
 }
@@ -131,7 +131,7 @@ def compile_article(names: Names, title: str, statements: Sequence[Statement]) -
             groups["friend"].append((x, names.id(obj)))
         else:
             y = names.id(obj)
-            groups["gender"].append((y, _GENDER_OF_OBJECT[predicate]))
+            groups["gender"].append((y, GENDER_OF_OBJECT[predicate]))
             if predicate in ("sister", "brother"):
                 groups["sibling"].append((x, y))
             elif predicate in ("mother", "father"):
@@ -257,12 +257,9 @@ class Reading:
         values: set = set()
         for index, lit in enumerate(literals):
             if index == 0:
-                constant = _unquote(lit.source)
+                values = self._start(lit)
                 if lit.inverse:
-                    values = set(self.holders(lit.predicate, constant))
                     continue
-                person = self.names.ids.get(constant)
-                values = {person} if person is not None else set()
             elif lit.inverse or lit.kind == "count":
                 raise ValueError(f"{lit.predicate}: only the innermost literal may start from a value, only the outermost count")
             if lit.kind == "relation":
@@ -272,14 +269,17 @@ class Reading:
                 values = {f for f in found if f is not None}
         return values
 
-    def starts(self, query: Sequence[str]) -> set[int]:
-        """The people a query's innermost literal starts from in this reading."""
-        first = _parsed(tuple(query))[0]
-        constant = _unquote(first.source)
-        if first.inverse:
-            return set(self.holders(first.predicate, constant))
+    def _start(self, lit: Literal) -> set[int]:
+        """The people an innermost literal starts from: the named person, or the holders of the value."""
+        constant = _unquote(lit.source)
+        if lit.inverse:
+            return set(self.holders(lit.predicate, constant))
         person = self.names.ids.get(constant)
         return {person} if person is not None else set()
+
+    def starts(self, query: Sequence[str]) -> set[int]:
+        """The people a query's innermost literal starts from in this reading."""
+        return self._start(_parsed(tuple(query))[0])
 
     def component(self, people: Iterable[int]) -> set[int]:
         """Everyone linked to `people` by any parent, sibling, spouse or friend fact; no derivation leaves it."""
@@ -301,11 +301,7 @@ class Reading:
         outer = literals[-1]
         if outer.kind != "count":
             raise ValueError(f"not a count query: {query[0]!r}")
-        if len(literals) == 1:
-            person = self.names.ids.get(_unquote(outer.source))
-            reached = {person} if person is not None else set()
-        else:
-            reached = self._frontier(literals[:-1])
+        reached = self._start(outer) if len(literals) == 1 else self._frontier(literals[:-1])
         out = {}
         for person in reached:
             if person not in self.with_article:

@@ -1,4 +1,9 @@
-"""Regenerate the first-name and surname vocab files from 1990 US Census dist.* files."""
+"""Regenerate the first-name and surname vocab files from 1990 US Census dist.* files.
+
+First names are disjoint and balanced: a name on both census lists goes to the gender whose census
+frequency (column 2, percent of that gender) is higher and is dropped on a tie, then both lists keep
+their most frequent names, as many as the shorter list has.
+"""
 
 from __future__ import annotations
 
@@ -8,12 +13,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 
-# (census source file, output file, apply surname "Mc" casing)
-SOURCES: tuple[tuple[str, str, bool], ...] = (
-    ("dist.female.first", "female_first_names.txt", False),
-    ("dist.male.first", "male_first_names.txt", False),
-    ("dist.all.last", "surnames.txt", True),
-)
+FEMALE, MALE, SURNAMES = "dist.female.first", "dist.male.first", "dist.all.last"
+OUTPUT = {FEMALE: "female_first_names.txt", MALE: "male_first_names.txt", SURNAMES: "surnames.txt"}
 
 
 def natural_case(raw: str, surname: bool) -> str:
@@ -29,22 +30,40 @@ def is_plain_alpha(name: str) -> bool:
     return name.isascii() and name.isalpha()
 
 
-def convert(src: Path, surname: bool) -> tuple[list[str], list[str]]:
-    """Read one census file (name in column 1, frequency order) and return (kept, dropped)."""
-    kept: list[str] = []
+def convert(src: Path, surname: bool) -> tuple[dict[str, float], list[str]]:
+    """Read one census file (name, frequency in percent; frequency order): ({name: frequency}, dropped)."""
+    kept: dict[str, float] = {}
     dropped: list[str] = []
-    seen: set[str] = set()
     for line in src.read_text(encoding="ascii").splitlines():
         fields = line.split()
         if not fields:
             continue
         name = natural_case(fields[0], surname)
-        if not is_plain_alpha(name) or name in seen:
+        if not is_plain_alpha(name) or name in kept:
             dropped.append(fields[0])
             continue
-        seen.add(name)
-        kept.append(name)
+        kept[name] = float(fields[1])
     return kept, dropped
+
+
+def disjoint_first_names(female: dict[str, float], male: dict[str, float]) -> tuple[list[str], list[str], dict]:
+    """(female names, male names, what happened to the shared ones): disjoint, balanced, in census order."""
+    shared = female.keys() & male.keys()
+    to_female = {name for name in shared if female[name] > male[name]}
+    to_male = {name for name in shared if male[name] > female[name]}
+    tied = shared - to_female - to_male
+    female_names = [name for name in female if name not in to_male | tied]
+    male_names = [name for name in male if name not in to_female | tied]
+    size = min(len(female_names), len(male_names))
+    report = {
+        "shared": len(shared), "to female": len(to_female), "to male": len(to_male), "tied, dropped": sorted(tied),
+        "kept per gender": size,
+    }
+    return female_names[:size], male_names[:size], report
+
+
+def _write(out: Path, names: list[str]) -> None:
+    out.write_text("\n".join(names) + "\n", encoding="utf-8", newline="\n")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -54,12 +73,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=HERE, help="output directory (default: this folder)")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
-    for src_name, out_name, surname in SOURCES:
-        kept, dropped = convert(args.census_dir / src_name, surname)
-        out = args.out / out_name
-        out.write_text("\n".join(kept) + "\n", encoding="utf-8", newline="\n")
-        print(f"{src_name} -> {out_name}: kept {len(kept)}, dropped {len(dropped)}"
-              + (f" {dropped[:10]}" if dropped else ""))
+    read = {}
+    for src_name in (FEMALE, MALE, SURNAMES):
+        read[src_name], dropped = convert(args.census_dir / src_name, src_name == SURNAMES)
+        print(f"{src_name}: read {len(read[src_name])}, dropped {len(dropped)}" + (f" {dropped[:10]}" if dropped else ""))
+    female, male, report = disjoint_first_names(read[FEMALE], read[MALE])
+    print(f"first names on both lists: {report}")
+    for src_name, names in ((FEMALE, female), (MALE, male), (SURNAMES, list(read[SURNAMES]))):
+        _write(args.out / OUTPUT[src_name], names)
+        print(f"{src_name} -> {OUTPUT[src_name]}: {len(names)}")
     return 0
 
 

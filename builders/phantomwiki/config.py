@@ -34,7 +34,7 @@ class Settings:
     depth: int = 20
     friendship_degree: float = 3.0
     max_tree_size: int = 50
-    max_tree_depth: int = 20
+    max_tree_depth: int = 20  # as in v1: a tree spans at most max_tree_depth + 1 generations
     max_children: int = 5
     questions_per_template: int = 10
     easy_mode: bool = False
@@ -55,7 +55,7 @@ class Settings:
             ("depth", 4 <= self.depth <= 40, "between 4 and 40 (the grammar needs 4; 20 is the paper's)"),
             ("friendship_degree", 0 <= self.friendship_degree <= 100, "between 0 and 100"),
             ("max_tree_size", self.max_tree_size >= 1, "at least 1"),
-            ("max_tree_depth", 1 <= self.max_tree_depth <= 40, "between 1 and 40 generations"),
+            ("max_tree_depth", 1 <= self.max_tree_depth <= 40, "between 1 and 40 (a tree spans at most max_tree_depth + 1 generations, as in v1)"),
             ("max_children", self.max_children >= 1, "at least 1"),
             ("questions_per_template", self.questions_per_template >= 0, "at least 0"),
             ("instance_layout", self.instance_layout in LAYOUTS, f"one of {', '.join(LAYOUTS)}"),

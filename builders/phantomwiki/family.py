@@ -3,11 +3,19 @@
 Constraints that always hold: a parent is 18 to 45 calendar years older than each child, siblings
 are born at least MIN_SIBLING_GAP_DAYS apart, spouses are at most SPOUSE_MAX_GAP_YEARS apart,
 spouses exist only as co-parents (one spouse per person), full names are unique, surnames pass down
-the father's line, and a wife takes her husband's surname.
+the father's line, and a wife takes her husband's surname. A tree spans at most max_tree_depth + 1
+generations, as in v1.
+
+Within the constraints, dates follow the reference generator's shapes: a child is born about 27 years
+after its younger parent, bell-shaped; spouses are bell-shaped close in age; the first person of a tree
+is born in the early years the reference uses (written with four digits, e.g. 0929-10-28). A bell-shaped
+offset is a scaled sum of four uniform draws (Irwin-Hall), so it needs nothing but `random()`, additions
+and multiplications, which give the same bits on every machine.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 
@@ -18,10 +26,15 @@ from .vocabulary import Vocabulary
 MIN_PARENT_AGE, MAX_PARENT_AGE = 18, 45
 MIN_SIBLING_GAP_DAYS = 300
 SPOUSE_MAX_GAP_YEARS = 5
-ROOT_BIRTH_RANGE = (ordinal("1920-01-01"), ordinal("2000-12-31"))
-LATEST_BIRTH = ordinal("2025-12-31")  # nobody is born after this fixed "today"
+DAYS_PER_YEAR = 365.2425
+# The reference's shapes: a child is born PARENT_GAP_YEARS (sd PARENT_GAP_SD_YEARS) after its younger
+# parent, or, when parents are added, after its father; a spouse is born SPOUSE_GAP_SD_YEARS (sd) apart.
+PARENT_GAP_YEARS, PARENT_GAP_SD_YEARS = 27.25, 2.8
+SPOUSE_GAP_SD_YEARS = 2.1
+DATE_TRIES = 64  # bell draws for one date; if none fits the constraints, the attempt fails
 FAILED_TRIES_PER_TREE = 200
 NAME_TRIES = 10_000
+_BELL_SCALE = math.sqrt(12 / 4)  # the sum of four uniforms has sd sqrt(4 / 12); sqrt is correctly rounded
 
 
 @dataclass
@@ -33,6 +46,51 @@ class Families:
     dob: list[int]
     names: list[str]
     tree_sizes: list[int]
+
+
+def root_years(max_tree_depth: int) -> tuple[int, int]:
+    """The years (first, last) a tree's first person is born in: 926-970 at depth 20, the reference's era.
+
+    The first person has at most max_tree_depth generations of ancestors, each at most MAX_PARENT_AGE
+    years older, the topmost with a spouse up to SPOUSE_MAX_GAP_YEARS older still: starting the era at
+    (MAX_PARENT_AGE + 1) * max_tree_depth + SPOUSE_MAX_GAP_YEARS + 1 keeps every year at 1 or later.
+    """
+    first = (MAX_PARENT_AGE + 1) * max_tree_depth + SPOUSE_MAX_GAP_YEARS + 1
+    return first, first + MAX_PARENT_AGE - 1
+
+
+def at_least_years_apart(earlier: int, later: int, years: int) -> bool:
+    """Whether day `later` is `years` calendar years or more after day `earlier` (add_years semantics)."""
+    gap = later - earlier
+    if gap >= 366 * years:  # `years` calendar years never hold more days than this
+        return True
+    if gap < 365 * years - 1:  # nor fewer (29 February + years may become 28 February)
+        return False
+    return add_years(earlier, years) <= later
+
+
+def at_most_years_apart(earlier: int, later: int, years: int) -> bool:
+    """Whether day `later` is `years` calendar years or less after day `earlier` (add_years semantics)."""
+    gap = later - earlier
+    if gap <= 365 * years - 1:
+        return True
+    if gap > 366 * years:
+        return False
+    return later <= add_years(earlier, years)
+
+
+def parent_fits(parent_dob: int, child_dob: int) -> bool:
+    """A parent is MIN_PARENT_AGE to MAX_PARENT_AGE calendar years older than the child."""
+    return (
+        at_least_years_apart(parent_dob, child_dob, MIN_PARENT_AGE)
+        and at_most_years_apart(parent_dob, child_dob, MAX_PARENT_AGE)
+    )
+
+
+def spouses_fit(one: int, other: int) -> bool:
+    """Spouses are at most SPOUSE_MAX_GAP_YEARS calendar years apart, seen from either side."""
+    earlier, later = min(one, other), max(one, other)
+    return at_most_years_apart(earlier, later, SPOUSE_MAX_GAP_YEARS)
 
 
 class _Forest:
@@ -58,49 +116,22 @@ class _Forest:
         return len(self.dob) - 1
 
 
-def _uniform_day(rng: random.Random, low: int, high: int) -> int:
-    return low + below(rng, high - low + 1)
-
-
-def _free_days(low: int, high: int, taken: list[int]) -> list[tuple[int, int]]:
-    """Sub-intervals of [low, high] at least MIN_SIBLING_GAP_DAYS away from every day in `taken`."""
-    gap = MIN_SIBLING_GAP_DAYS
-    intervals = [(low, high)] if low <= high else []
-    for day in taken:
-        blocked_low, blocked_high = day - gap + 1, day + gap - 1
-        next_intervals = []
-        for a, b in intervals:
-            if b < blocked_low or a > blocked_high:
-                next_intervals.append((a, b))
-                continue
-            if a < blocked_low:
-                next_intervals.append((a, blocked_low - 1))
-            if b > blocked_high:
-                next_intervals.append((blocked_high + 1, b))
-        intervals = next_intervals
-    return intervals
-
-
-def _day_in(rng: random.Random, intervals: list[tuple[int, int]]) -> int:
-    total = sum(b - a + 1 for a, b in intervals)
-    offset = below(rng, total)
-    for a, b in intervals:
-        if offset <= b - a:
-            return a + offset
-        offset -= b - a + 1
-    raise AssertionError("offset outside the intervals")
-
-
 class _TreeGrower:
     """Grows one tree towards `target` people within the depth and children limits."""
 
     def __init__(self, forest: _Forest, rng: random.Random, max_depth: int, max_children: int) -> None:
         self.forest, self.rng = forest, rng
         self.max_depth, self.max_children = max_depth, max_children
+        first, last = root_years(max_depth)
+        self.root_days = (ordinal(f"{first:04d}-01-01"), ordinal(f"{last:04d}-12-31"))
+        self.parent_gap = PARENT_GAP_YEARS * DAYS_PER_YEAR
+        self.parent_spread = PARENT_GAP_SD_YEARS * DAYS_PER_YEAR * _BELL_SCALE
+        self.spouse_spread = SPOUSE_GAP_SD_YEARS * DAYS_PER_YEAR * _BELL_SCALE
 
     def grow(self, target: int) -> int:
         forest, rng = self.forest, self.rng
-        root = forest.add(rng.random() < 0.5, _uniform_day(rng, *ROOT_BIRTH_RANGE), 0)
+        low, high = self.root_days
+        root = forest.add(rng.random() < 0.5, low + below(rng, high - low + 1), 0)
         self.members, self.low, self.high = [root], 0, 0
         failures = 0
         while len(self.members) < target and failures < FAILED_TRIES_PER_TREE:
@@ -111,8 +142,14 @@ class _TreeGrower:
                 failures += 1
         return len(self.members)
 
+    def _bell(self, mean: float, spread: float) -> int:
+        """A whole number of days: `mean` plus a bell-shaped offset of sd spread / _BELL_SCALE."""
+        draw = self.rng.random
+        return round(mean + (draw() + draw() + draw() + draw() - 2.0) * spread)
+
     def _depth_allows(self, level: int) -> bool:
-        return max(self.high, level) - min(self.low, level) + 1 <= self.max_depth
+        """v1's limit: the levels of a tree span at most max_depth steps (max_depth + 1 generations)."""
+        return max(self.high, level) - min(self.low, level) <= self.max_depth
 
     def _join(self, person: int) -> None:
         self.members.append(person)
@@ -120,16 +157,18 @@ class _TreeGrower:
         self.high = max(self.high, self.forest.level[person])
 
     def _add_parents(self, child: int, room: int) -> bool:
-        forest, rng = self.forest, self.rng
+        forest = self.forest
         level = forest.level[child] - 1
         if forest.father[child] >= 0 or room < 2 or not self._depth_allows(level):
             return False
         born = forest.dob[child]
-        low, high = add_years(born, -MAX_PARENT_AGE), add_years(born, -MIN_PARENT_AGE)
-        father_dob = _uniform_day(rng, low, high)
-        mother_low = max(low, add_years(father_dob, -SPOUSE_MAX_GAP_YEARS))
-        mother_high = min(high, add_years(father_dob, SPOUSE_MAX_GAP_YEARS))
-        mother_dob = _uniform_day(rng, mother_low, mother_high)
+        for _ in range(DATE_TRIES):
+            father_dob = self._bell(born - self.parent_gap, self.parent_spread)
+            mother_dob = self._bell(father_dob, self.spouse_spread)
+            if parent_fits(father_dob, born) and parent_fits(mother_dob, born) and spouses_fit(father_dob, mother_dob):
+                break
+        else:
+            return False
         father = forest.add(False, father_dob, level)
         mother = forest.add(True, mother_dob, level)
         forest.spouse[father], forest.spouse[mother] = mother, father
@@ -141,32 +180,39 @@ class _TreeGrower:
         return True
 
     def _add_child(self, parent: int, room: int) -> bool:
-        forest, rng = self.forest, self.rng
+        forest = self.forest
         level = forest.level[parent] + 1
         spouse = forest.spouse[parent]
         if len(forest.children[parent]) >= self.max_children or not self._depth_allows(level):
             return False
         if room < (1 if spouse >= 0 else 2):
             return False
+        born = forest.dob[parent]
         if spouse >= 0:
             spouse_dob = forest.dob[spouse]
         else:
-            born = forest.dob[parent]
-            spouse_dob = _uniform_day(
-                rng, add_years(born, -SPOUSE_MAX_GAP_YEARS), add_years(born, SPOUSE_MAX_GAP_YEARS)
-            )
-        both = (forest.dob[parent], spouse_dob)
-        low = max(add_years(day, MIN_PARENT_AGE) for day in both)
-        high = min(LATEST_BIRTH, *(add_years(day, MAX_PARENT_AGE) for day in both))
-        free = _free_days(low, high, [forest.dob[c] for c in forest.children[parent]])
-        if not free:
+            for _ in range(DATE_TRIES):
+                spouse_dob = self._bell(born, self.spouse_spread)
+                if spouses_fit(born, spouse_dob):
+                    break
+            else:
+                return False
+        earlier, later = min(born, spouse_dob), max(born, spouse_dob)
+        siblings = [forest.dob[c] for c in forest.children[parent]]
+        for _ in range(DATE_TRIES):
+            child_dob = self._bell(later + self.parent_gap, self.parent_spread)
+            if (
+                parent_fits(later, child_dob) and parent_fits(earlier, child_dob)
+                and all(abs(child_dob - day) >= MIN_SIBLING_GAP_DAYS for day in siblings)
+            ):
+                break
+        else:
             return False
-        child_dob = _day_in(rng, free)
         if spouse < 0:
             spouse = forest.add(not forest.female[parent], spouse_dob, forest.level[parent])
             forest.spouse[parent], forest.spouse[spouse] = spouse, parent
             self._join(spouse)
-        child = forest.add(rng.random() < 0.5, child_dob, level)
+        child = forest.add(self.rng.random() < 0.5, child_dob, level)
         father, mother = (spouse, parent) if forest.female[parent] else (parent, spouse)
         forest.father[child], forest.mother[child] = father, mother
         forest.children[father].append(child)

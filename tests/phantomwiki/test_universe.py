@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+import re
+
 from builders.phantomwiki.dates import add_years, ordinal
-from builders.phantomwiki.family import MIN_SIBLING_GAP_DAYS, SPOUSE_MAX_GAP_YEARS
+from builders.phantomwiki.family import MIN_SIBLING_GAP_DAYS, SPOUSE_MAX_GAP_YEARS, at_least_years_apart, at_most_years_apart
+from builders.phantomwiki.fidelity import generations_per_tree
 from builders.phantomwiki.vocabulary import load_vocabulary
 from pw_universes import generated
 
@@ -100,3 +103,46 @@ def test_vocabularies_are_large_enough_for_ten_million_names():
     vocab = load_vocabulary()
     assert len(vocab.jobs) >= 300 and len(vocab.hobbies) >= 600
     assert min(len(vocab.male_first_names), len(vocab.female_first_names)) * len(vocab.surnames) > 10_000_000
+
+
+def test_first_name_lists_are_disjoint_and_balanced():
+    vocab = load_vocabulary()
+    female, male = set(vocab.female_first_names), set(vocab.male_first_names)
+    assert not female & male
+    assert len(female) == len(vocab.female_first_names) == len(vocab.male_first_names) == len(male) >= 900
+    assert {"Mary", "Patricia"} <= female and {"Aaron", "Andrew", "Anthony", "James"} <= male
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_first_name_comes_from_the_list_of_its_gender(name):
+    u = generated(name).universe
+    vocab = load_vocabulary()
+    female, male = set(vocab.female_first_names), set(vocab.male_first_names)
+    for person, full_name in enumerate(u.names):
+        assert full_name.split(" ", 1)[0] in (female if u.female[person] else male), full_name
+
+
+@pytest.mark.parametrize("max_tree_depth", [1, 2, 3, 6])
+def test_a_tree_spans_at_most_one_generation_more_than_max_tree_depth_as_in_v1(max_tree_depth):
+    u = generated("n3000_s1", max_tree_depth=max_tree_depth).universe
+    assert max(generations_per_tree(u)) == max_tree_depth + 1
+
+
+@pytest.mark.parametrize("name, knobs", [("n5000_s1", {}), ("n3000_s2", {"max_tree_depth": 40, "max_tree_size": 3000}),
+                                         ("n3000_s3", {"max_tree_depth": 1})])
+def test_birth_dates_are_early_years_written_with_four_digits(name, knobs):
+    u = generated(name, **knobs).universe
+    assert all(re.fullmatch(r"\d{4}-\d{2}-\d{2}", day) for day in u.dob)
+    years = [int(day[:4]) for day in u.dob]
+    assert min(years) >= 1
+    if not knobs:  # the reference's era at tree depth 20: roughly the years 700 to 1150
+        assert 650 < min(years) < 800 and 1100 < max(years) < 1250
+
+
+def test_calendar_year_checks_agree_with_add_years_around_leap_days():
+    days = [ordinal(d) for d in ("0896-02-29", "0900-02-28", "0900-03-01", "0904-02-29", "1000-02-28", "1004-02-29")]
+    for earlier in days:
+        for years in (0, 1, 4, 5, 18, 45):
+            for later in range(add_years(earlier, years) - 400, add_years(earlier, years) + 400):
+                assert at_least_years_apart(earlier, later, years) == (add_years(earlier, years) <= later)
+                assert at_most_years_apart(earlier, later, years) == (later <= add_years(earlier, years))

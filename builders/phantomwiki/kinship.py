@@ -20,6 +20,7 @@ class Kinship:
         self.universe = universe
         self.steps = {name: rel.steps for name, rel in relations().items()}
         self._cache: dict[tuple[str, int], tuple[int, ...]] = {}
+        self._derivations: dict[tuple[str, int], tuple[tuple[int, int], ...]] = {}
 
     def targets(self, rel: str, person: int) -> tuple[int, ...]:
         """Sorted distinct Y with rel(person, Y)."""
@@ -69,6 +70,17 @@ class Kinship:
                 break
         return paths
 
-    def pairs(self, person: int, bank: tuple[str, ...]) -> list[tuple[str, int]]:
-        """Distinct (relation, Y) pairs of `person` over the relations in `bank`, in bank order."""
-        return [(rel, y) for rel in bank for y in self.targets(rel, person)]
+    def derivations(self, rel: str, person: int) -> tuple[tuple[int, int], ...]:
+        """(Y, number of derivations of rel(person, Y)) for each Y, sorted by Y: how often Prolog finds each."""
+        key = (rel, person)
+        found = self._derivations.get(key)
+        if found is None:
+            counts: dict[int, int] = {}
+            for path, _ in self._paths(rel, person, False):
+                counts[path[-1]] = counts.get(path[-1], 0) + 1
+            found = self._derivations[key] = tuple(sorted(counts.items()))
+        return found
+
+    def choices(self, person: int, bank: tuple[str, ...]) -> list[tuple[str, int, int]]:
+        """(relation, Y, derivations) for every Y that a relation in `bank` links `person` to, in bank order."""
+        return [(rel, y, count) for rel in bank for y, count in self.derivations(rel, person)]

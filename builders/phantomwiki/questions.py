@@ -8,7 +8,7 @@ import random
 import re
 from dataclasses import dataclass
 
-from ..rng import pick, stream
+from ..rng import below, pick, stream
 from .kinship import Kinship
 from .relations import attributes, question_attributes, relation_bank, relations
 from .solver import Solver, fact_text
@@ -43,6 +43,16 @@ def _attribute_pairs(universe, person: int) -> list[tuple[str, str]]:
     return pairs
 
 
+def pick_by_derivations(rng: random.Random, choices: list[tuple[str, int, int]]) -> tuple[str, int]:
+    """A (relation, Y) pair with probability proportional to its derivations, as v1 picks among Prolog's solutions."""
+    point = below(rng, sum(count for _, _, count in choices))
+    for rel, person, count in choices:
+        if point < count:
+            return rel, person
+        point -= count
+    raise AssertionError("point outside the total")
+
+
 def _fill(template: Template, rng: random.Random, kinship: Kinship, bank: tuple[str, ...]) -> dict | None:
     """Placeholder -> (question words, query term), sampled backwards; None at a dead end."""
     universe = kinship.universe
@@ -63,10 +73,10 @@ def _fill(template: Template, rng: random.Random, kinship: Kinship, bank: tuple[
         filled[f"<attribute_value>_{start_index}"] = (value, f'"{value}"')
     relation_slots = [t for t in template.tokens if t.startswith("<relation>_")]
     for slot in reversed(relation_slots):
-        pairs = kinship.pairs(person, bank)
-        if not pairs:
+        choices = kinship.choices(person, bank)
+        if not choices:
             return None
-        rel, person = pick(rng, pairs)
+        rel, person = pick_by_derivations(rng, choices)
         filled[slot] = (rel_table[rel].singular, rel)
     if template.kind == WHAT:
         pairs = _attribute_pairs(universe, person)
@@ -75,10 +85,10 @@ def _fill(template: Template, rng: random.Random, kinship: Kinship, bank: tuple[
         attr, _ = pick(rng, pairs)
         filled["<attribute_name>_3"] = (attr_table[attr].wording, attr)
     elif template.kind == COUNT:
-        pairs = kinship.pairs(person, bank)
-        if not pairs:
+        choices = kinship.choices(person, bank)
+        if not choices:
             return None
-        rel, _ = pick(rng, pairs)
+        rel, _ = pick_by_derivations(rng, choices)
         filled["<relation_plural>_2"] = (rel_table[rel].plural, rel)
     return filled
 

@@ -69,17 +69,18 @@ def test_an_article_retrieves_itself_first():
     assert [h[0] for h in hits] == list(range(50))
 
 
-def test_a_question_finds_the_article_of_the_person_it_names():
+def test_a_question_nearly_always_finds_the_article_of_the_person_it_names():
     g = generated("n500_s1")
     index = Bm25Index([a.article for a in g.articles])
     titles = [a.title for a in g.articles]
-    checked = 0
-    for q in g.questions[:100]:
+    found = checked = 0
+    for q in g.questions:
         name = next((t for t in titles if q.question.endswith(f"of {t}?")), None)
         if name:
-            assert name in [titles[i] for i in index.retrieve([q.question], 4)[0]], q.question
+            found += name in [titles[i] for i in index.retrieve([q.question], 4)[0]]
             checked += 1
-    assert checked >= 10
+    # Not always: a long article, or a first name shared with a friend, can push it to fifth place.
+    assert checked >= 100 and found >= 0.95 * checked
 
 
 def test_unknown_words_score_zero_and_k_is_capped_by_the_corpus():

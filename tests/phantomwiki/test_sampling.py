@@ -1,0 +1,18 @@
+"""Questions are sampled as v1 samples them: each hop picks a relative in proportion to its derivations."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from builders.phantomwiki.questions import pick_by_derivations
+from builders.rng import stream
+
+
+def test_a_hop_is_picked_in_proportion_to_the_derivations_of_each_relative():
+    choices = [("parent", 7, 1), ("sibling", 3, 2), ("wife", 9, 5)]
+    rng = stream(1, "test")
+    drawn = Counter(pick_by_derivations(rng, choices) for _ in range(8000))
+    assert set(drawn) == {("parent", 7), ("sibling", 3), ("wife", 9)}
+    assert abs(drawn["parent", 7] / 8000 - 1 / 8) < 0.02
+    assert abs(drawn["sibling", 3] / 8000 - 2 / 8) < 0.02
+    assert abs(drawn["wife", 9] / 8000 - 5 / 8) < 0.02

@@ -74,6 +74,7 @@ def build_universe(
         parents[child].append(parent)
         children[parent].append(child)
     friends: list[list[int]] = [[] for _ in range(n)]
+    # Pairs in sorted order fill each list in increasing order: first the smaller friends, then the larger.
     for a, b in sorted({(min(a, b), max(a, b)) for a, b in friend_edges if a != b}):
         friends[a].append(b)
         friends[b].append(a)
@@ -83,7 +84,7 @@ def build_universe(
         female=female,
         parents=[tuple(p) if p else empty for p in parents],
         children=[tuple(c) if c else empty for c in children],
-        friends=[tuple(sorted(f)) if f else empty for f in friends],
+        friends=[tuple(f) if f else empty for f in friends],
         dob=dob,
         job=job,
         hobby=hobby,

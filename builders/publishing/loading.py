@@ -59,6 +59,8 @@ def _entries(manifest: Manifest, config_name: str, folder: Path) -> list[Entry]:
     if manifest.dataset != DATASET:
         raise ReleaseError(f"{folder} is a {manifest.dataset!r} release, not {DATASET!r}; load it with its own loader")
     entries = manifest.entries(config_name)
+    if not entries and config_name in manifest.empty:
+        raise ReleaseError(f"configuration {config_name!r} has no rows, so this release left it out")
     if not entries:
         names = ", ".join(manifest.config_names())
         raise ReleaseError(f"configuration {config_name!r} is not in this release; it holds {names}")

@@ -55,6 +55,7 @@ class Manifest:
     encryption: str | None
     files: list[Entry]
     configurations: dict[str, dict[str, Any]] = field(default_factory=dict)  # universe name -> its settings
+    empty: list[str] = field(default_factory=list)  # Hub configurations left out because they have no rows
 
     def entries(self, config_name: str) -> list[Entry]:
         """The files of one Hub configuration, in shard order."""
@@ -73,7 +74,7 @@ class Manifest:
         document = {
             "format": FORMAT, "format_version": FORMAT_VERSION, "dataset": self.dataset,
             "package_version": self.package_version, "code_digest": self.code_digest, "encryption": self.encryption,
-            "configurations": self.configurations,
+            "configurations": self.configurations, "empty": self.empty,
             "files": [{key: value for key, value in asdict(entry).items() if value is not None} for entry in self.files],
         }
         return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
@@ -104,7 +105,7 @@ class Manifest:
                 )
             files = [Entry(**entry) for entry in document["files"]]
             return cls(document["dataset"], document["package_version"], document["code_digest"],
-                       document["encryption"], files, document.get("configurations", {}))
+                       document["encryption"], files, document.get("configurations", {}), document.get("empty", []))
         except (ValueError, KeyError, TypeError) as error:
             if isinstance(error, ReleaseError):
                 raise

@@ -32,7 +32,7 @@ from .errors import PublishError
 from .hub import GATING, check_repo_id, upload
 from .manifest import ENCRYPTION, MANIFEST, Entry, Manifest
 from .neoqa import refuse
-from .shards import PLAIN_SUFFIX, SEALED_SUFFIX, shard_schema, write_shards
+from .shards import MAX_SHARD_BYTES, PLAIN_SUFFIX, SEALED_SUFFIX, shard_schema, write_shards
 
 DATASET = "phantom_wiki"
 REPO_PLACEHOLDER = "<org>/<name>"
@@ -127,7 +127,7 @@ def _replace_release(staging: Path, out: Path, old: Manifest | None, release_fil
 
 def write_release(configurations: Sequence[str], out: str | Path, *, subsets: Iterable[str] | None = None,
                   passphrase: str | None = None, passphrase_in_card: bool = True, repo_id: str | None = None,
-                  progress: Progress | None = None, **knobs: object) -> Release:
+                  max_shard_bytes: int = MAX_SHARD_BYTES, progress: Progress | None = None, **knobs: object) -> Release:
     """Generate each configuration once and write the chosen subsets, the card and the manifest to `out`."""
     universes = _universes(configurations, knobs)
     chosen = _subsets(subsets)
@@ -138,6 +138,7 @@ def write_release(configurations: Sequence[str], out: str | Path, *, subsets: It
     staging.mkdir(parents=True)
     try:
         entries: list[Entry] = []
+        empty: list[str] = []
         with_questions = any(engine.needs(subset)[0] for subset in chosen)
         with_articles = any(engine.needs(subset)[1] for subset in chosen)
         for universe, settings in universes:
@@ -150,13 +151,20 @@ def write_release(configurations: Sequence[str], out: str | Path, *, subsets: It
                 features = FEATURES[subset]
                 schema = shard_schema(features.arrow_schema, features.to_dict(), cards.CANARY)
                 shards = write_shards(engine.ROWS[subset](generated), staging, f"{config}/test", schema,
-                                      passphrase=passphrase)
+                                      passphrase=passphrase, max_bytes=max_shard_bytes)
                 entries += [Entry.of(shard, config, universe, subset) for shard in shards]
+                if not shards:
+                    empty.append(config)
+                    if progress:
+                        progress(f"{config} has no rows: left out (datasets cannot load an empty split)")
             del generated
+        if not entries:
+            raise PublishError(f"nothing to publish: every chosen subset has no rows ({', '.join(empty)}); "
+                               "check the settings")
         manifest = Manifest(
             dataset=DATASET, package_version=__version__, code_digest=code_digest("phantomwiki"),
             encryption=ENCRYPTION if passphrase else None, files=entries,
-            configurations={universe: asdict(settings) for universe, settings in universes},
+            configurations={universe: asdict(settings) for universe, settings in universes}, empty=empty,
         )
         manifest.write(staging)
         (staging / CARD).write_text(
@@ -204,8 +212,8 @@ def _card(manifest: Manifest, passphrase: str | None, encrypted: bool, repo_id: 
 def publish(configurations: Sequence[str], out: str | Path | None = None, *, subsets: Iterable[str] | None = None,
             encrypt: bool = False, passphrase: str | None = None, passphrase_in_card: bool = True,
             repo_id: str | None = None, private: bool = False, revision: str | None = None, gated: str | None = None,
-            token: str | None = None, endpoint: str | None = None, progress: Progress | None = None,
-            **knobs: object) -> Release:
+            token: str | None = None, endpoint: str | None = None, max_shard_bytes: int = MAX_SHARD_BYTES,
+            progress: Progress | None = None, **knobs: object) -> Release:
     """Write a release folder (`out`, or a temporary one) and, with `repo_id`, upload it to the Hub in one commit."""
     if encrypt and not passphrase:
         raise PublishError("encrypt=True needs a passphrase (CLI: --passphrase-file FILE or --passphrase-env VAR)")
@@ -221,7 +229,8 @@ def publish(configurations: Sequence[str], out: str | Path | None = None, *, sub
     try:
         folder = Path(temporary.name) / "release" if temporary else Path(out)
         release = write_release(configurations, folder, subsets=subsets, passphrase=passphrase if encrypt else None,
-                                passphrase_in_card=passphrase_in_card, repo_id=repo_id, progress=progress, **knobs)
+                                passphrase_in_card=passphrase_in_card, repo_id=repo_id,
+                                max_shard_bytes=max_shard_bytes, progress=progress, **knobs)
         if repo_id is None:
             return release
         if progress:

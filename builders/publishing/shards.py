@@ -105,16 +105,21 @@ class _OpenShard:
         self.plain = _Digesting(self.sealer or self.published)
         self.writer = pq.ParquetWriter(self.plain, schema)
         self.rows = 0
+        self.groups = 0
 
     def write(self, table: pa.Table) -> None:
-        self.writer.write_table(table)
+        self.writer.write_table(table)  # one row group, flushed to the sink at once
         self.rows += table.num_rows
+        self.groups += 1
 
-    def finish(self) -> None:
+    def finish(self) -> int:
+        """Write the Parquet footer and the last sealed chunk; return the footer's size in bytes."""
+        before = self.plain.size
         self.writer.close()
         if self.sealer:
             self.sealer.close()
         self.file.close()
+        return self.plain.size - before
 
     def abandon(self) -> None:
         self.file.close()
@@ -131,15 +136,19 @@ def write_shards(rows: Iterable[dict], folder: Path, stem: str, schema: pa.Schem
                  max_bytes: int = MAX_SHARD_BYTES, rows_per_batch: int = ROWS_PER_BATCH) -> list[Shard]:
     """Write `rows` to `folder/{stem}-00000-of-0000N{suffix}` shards of at most about `max_bytes` each.
 
+    No rows, no shard: `datasets` cannot load a split without rows, so an empty subset is not published.
+
     `stem` is relative to `folder` (e.g. ``n5000_s1_corpus/test``).  Before a batch goes into a shard, its
-    Parquet size is estimated from the compression seen so far; a shard that it would push past the limit is
-    closed first, and a batch larger than a tenth of the limit is written in slices.
+    Parquet size is estimated from the compression seen so far, and the footer from the footers written so
+    far; a shard that it would push past the limit is closed first, and a batch larger than a tenth of the
+    limit is written in slices.
     """
     suffix = SEALED_SUFFIX if passphrase else PLAIN_SUFFIX
     (folder / stem).parent.mkdir(parents=True, exist_ok=True)
     finished: list[tuple[Path, _OpenShard]] = []
     current: _OpenShard | None = None
     ratio = 1.0  # Parquet bytes per Arrow byte, learnt as shards are written
+    footer_per_group = 4096.0  # footer bytes per row group, learnt from each finished shard
     arrow_bytes = parquet_bytes = 0
 
     def open_next() -> _OpenShard:
@@ -153,8 +162,10 @@ def write_shards(rows: Iterable[dict], folder: Path, stem: str, schema: pa.Schem
             step = -(-table.num_rows // pieces)
             for start in range(0, table.num_rows, step):
                 piece = table.slice(start, step)
-                if current is not None and current.rows and current.plain.size + piece.nbytes * ratio > max_bytes:
-                    current.finish()
+                if current is not None and current.rows and (
+                    current.plain.size + piece.nbytes * ratio + (current.groups + 1) * footer_per_group > max_bytes
+                ):
+                    footer_per_group = current.finish() / current.groups
                     finished.append((current.path, current))
                     current = None
                 current = current or open_next()
@@ -163,9 +174,6 @@ def write_shards(rows: Iterable[dict], folder: Path, stem: str, schema: pa.Schem
                 arrow_bytes += piece.nbytes
                 parquet_bytes += current.plain.size - before
                 ratio = parquet_bytes / arrow_bytes if arrow_bytes else ratio
-        if current is None and not finished:  # no rows at all: one valid, empty shard
-            current = open_next()
-            current.write(schema.empty_table())
         if current is not None:
             current.finish()
             finished.append((current.path, current))

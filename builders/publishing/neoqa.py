@@ -23,7 +23,7 @@ from ..neoqa import CONFIG_NAMES, RAW_KINDS, SPLITS
 from ..neoqa.release import locate_release_file, read_rows, release_filename
 from .card import CARD, render, size_category
 from .errors import LicenseError, PublishError
-from .hub import GATING, check_repo_id, upload
+from .hub import open_repo
 from .manifest import MANIFEST, Entry, Manifest, file_digest
 
 DATASET = "neoqa"
@@ -106,15 +106,11 @@ def publish(data_dir: Any, out: str | Path | None = None, *, repo_id: str | None
                      "rebuilt NeoQA rows")
     if out is None and repo_id is None:
         raise PublishError("say where to publish: an output folder (--out DIR), a Hub repo (--repo-id ORG/NAME), or both")
-    if gated is not None and gated not in GATING:
-        raise PublishError(f"gated={gated!r} is not a gating mode; use one of {', '.join(GATING)} (or leave it out)")
-    if repo_id is not None:
-        check_repo_id(repo_id)
     with tempfile.TemporaryDirectory(prefix="neoqa-publish-") as scratch:
         folder, files = write_release(data_dir, Path(out) if out is not None else Path(scratch), repo_id)
         commit = None
         if repo_id is not None:
-            commit = upload(folder, files, repo_id, "Publish the official NeoQA release files verbatim (CC BY-ND 4.0)",
-                            private=private, revision=revision, gated=gated, token=token, endpoint=endpoint)
+            repo = open_repo(repo_id, private=private, revision=revision, gated=gated, token=token, endpoint=endpoint)
+            commit = repo.commit(folder, files, "Publish the official NeoQA release files verbatim (CC BY-ND 4.0)")
     return (folder if out is not None else None), commit
 

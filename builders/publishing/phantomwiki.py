@@ -29,7 +29,7 @@ from ..phantomwiki.config import DEFAULT_SUBSET, SUBSETS, ConfigError, Settings,
 from ..phantomwiki.features import FEATURES
 from .card import CARD, hub_configs, render, size_category
 from .errors import PublishError
-from .hub import GATING, check_repo_id, upload
+from .hub import open_repo
 from .manifest import ENCRYPTION, MANIFEST, Entry, Manifest
 from .neoqa import refuse
 from .shards import MAX_SHARD_BYTES, PLAIN_SUFFIX, SEALED_SUFFIX, shard_schema, write_shards
@@ -221,26 +221,29 @@ def publish(configurations: Sequence[str], out: str | Path | None = None, *, sub
         raise PublishError("a passphrase was given without encrypt=True (CLI: --encrypt); say which you mean")
     if out is None and repo_id is None:
         raise PublishError("say where to publish: an output folder (--out DIR), a Hub repo (--repo-id ORG/NAME), or both")
-    if gated is not None and gated not in GATING:
-        raise PublishError(f"gated={gated!r} is not a gating mode; use one of {', '.join(GATING)} (or leave it out)")
+    _universes(configurations, knobs)  # a bad name or folder fails before the Hub is asked anything
+    _subsets(subsets)
+    if out is not None:
+        _prepare_out(Path(out))
+    repo = None
     if repo_id is not None:
-        check_repo_id(repo_id)
+        if progress:
+            progress(f"preparing {repo_id}")
+        repo = open_repo(repo_id, private=private, revision=revision, gated=gated, token=token, endpoint=endpoint)
     temporary = tempfile.TemporaryDirectory(prefix="phantom_wiki-publish-") if out is None else None
     try:
         folder = Path(temporary.name) / "release" if temporary else Path(out)
         release = write_release(configurations, folder, subsets=subsets, passphrase=passphrase if encrypt else None,
                                 passphrase_in_card=passphrase_in_card, repo_id=repo_id,
                                 max_shard_bytes=max_shard_bytes, progress=progress, **knobs)
-        if repo_id is None:
+        if repo is None:
             return release
         if progress:
             progress(f"uploading to {repo_id}")
         manifest = release.manifest
         message = (f"Publish {', '.join(manifest.configurations)} ({'encrypted, ' if encrypt else ''}"
                    f"leakproof-qa {manifest.package_version}, code {manifest.code_digest})")
-        commit = upload(folder, release.files(), repo_id, message, private=private, revision=revision, gated=gated,
-                        token=token, endpoint=endpoint)
-        return Release(None if temporary else folder, manifest, commit)
+        return Release(None if temporary else folder, manifest, repo.commit(folder, release.files(), message))
     finally:
         if temporary:
             temporary.cleanup()

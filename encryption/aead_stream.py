@@ -113,7 +113,7 @@ class _Keys:
     def key_check(self) -> bytes:
         return hmac.digest(self.mac, _KEY_CHECK_LABEL, "sha256")[:16]
 
-    def nonce(self, index: int, final: bool, plaintext: bytes) -> bytes:
+    def nonce(self, index: int, final: bool, plaintext: bytes | bytearray | memoryview) -> bytes:
         mac = hmac.new(self.mac, _position(index, final), hashlib.sha256)
         mac.update(plaintext)
         return mac.digest()[:NONCE_SIZE]
@@ -152,18 +152,22 @@ class SealWriter:
         return True
 
     def write(self, data: bytes | bytearray | memoryview) -> int:
-        """Buffer `data`; seal every full chunk that is known not to be the last."""
+        """Take `data`; seal every full chunk that is known not to be the last (more bytes follow it)."""
         if self.closed:
             raise ValueError("write to a closed SealWriter")
-        self._buffer += data
-        self._written += len(data)
-        size = self._chunk_size
-        while len(self._buffer) > size:  # strictly more: the bytes after this chunk prove it is not final
-            with memoryview(self._buffer) as view:
-                chunk = bytes(view[:size])
-            self._seal(chunk, final=False)
-            del self._buffer[:size]
-        return len(data)
+        view = memoryview(data).cast("B")
+        size, taken = self._chunk_size, 0
+        if self._buffer and len(self._buffer) + len(view) > size:  # complete the buffered chunk first
+            taken = size - len(self._buffer)
+            self._buffer += view[:taken]
+            self._seal(self._buffer, final=False)
+            self._buffer = bytearray()
+        while len(view) - taken > size:  # whole chunks straight from the caller's bytes, no copy
+            self._seal(view[taken:taken + size], final=False)
+            taken += size
+        self._buffer += view[taken:]
+        self._written += len(view)
+        return len(view)
 
     def tell(self) -> int:
         """Plaintext bytes written so far."""
@@ -175,7 +179,7 @@ class SealWriter:
     def close(self) -> None:
         """Seal what is buffered as the final chunk; `target` stays open."""
         if not self.closed:
-            self._seal(bytes(self._buffer), final=True)
+            self._seal(self._buffer, final=True)
             self._buffer = bytearray()
             self.closed = True
 
@@ -185,7 +189,7 @@ class SealWriter:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _seal(self, plaintext: bytes, final: bool) -> None:
+    def _seal(self, plaintext: bytes | bytearray | memoryview, final: bool) -> None:
         nonce = self._keys.nonce(self._index, final, plaintext)
         associated = self._header + _position(self._index, final)
         self._target.write(nonce)
@@ -240,9 +244,9 @@ def iter_unsealed(source: BinaryIO, passphrase: str | bytes, where: str = "seale
         final = not following
         if len(pending) < NONCE_SIZE + TAG_SIZE:
             raise TamperedError(f"{where}: truncated (chunk {index} is incomplete); re-download or re-publish the file")
-        nonce, sealed = pending[:NONCE_SIZE], pending[NONCE_SIZE:]
+        record_view = memoryview(pending)
         try:
-            yield keys.enc.decrypt(nonce, sealed, header + _position(index, final))
+            yield keys.enc.decrypt(record_view[:NONCE_SIZE], record_view[NONCE_SIZE:], header + _position(index, final))
         except InvalidTag:
             raise TamperedError(
                 f"{where}: chunk {index} fails authentication: the file was altered, truncated or extended; "

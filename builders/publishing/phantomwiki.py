@@ -97,6 +97,11 @@ def _subsets(subsets: Iterable[str] | None) -> list[str]:
     return [subset for subset in SUBSETS if subset in chosen]
 
 
+def _writing_order(subsets: list[str]) -> list[str]:
+    """The database (one row: the whole universe as a Prolog program) goes last, when nothing else needs the text."""
+    return [subset for subset in subsets if subset != "database"] + (["database"] if "database" in subsets else [])
+
+
 def _prepare_out(out: Path) -> Manifest | None:
     """Refuse an `out` that holds anything but an earlier release; return that release's manifest if there is one."""
     if not out.exists():
@@ -144,7 +149,9 @@ def write_release(configurations: Sequence[str], out: str | Path, *, subsets: It
         for universe, settings in universes:
             generated = engine.generate(settings, with_questions=with_questions, with_articles=with_articles,
                                         progress=progress)
-            for subset in chosen:
+            for subset in _writing_order(chosen):
+                if subset == "database":  # last: the articles, questions and index are freed before its one big row
+                    generated.articles, generated.questions, generated.evidence = [], [], None
                 config = universe if subset == DEFAULT_SUBSET else f"{universe}_{subset}"
                 if progress:
                     progress(f"writing {config}")
@@ -158,6 +165,7 @@ def write_release(configurations: Sequence[str], out: str | Path, *, subsets: It
                     if progress:
                         progress(f"{config} has no rows: left out (datasets cannot load an empty split)")
             del generated
+        entries.sort(key=lambda e: ([u for u, _ in universes].index(e.configuration), SUBSETS.index(e.subset)))
         if not entries:
             raise PublishError(f"nothing to publish: every chosen subset has no rows ({', '.join(empty)}); "
                                "check the settings")

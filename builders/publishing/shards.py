@@ -22,7 +22,9 @@ import pyarrow.parquet as pq
 from encryption.aead_stream import SALT_SIZE, SealWriter
 
 MAX_SHARD_BYTES = 250 * 1000 * 1000
-ROWS_PER_BATCH = 10_000
+ROWS_PER_BATCH = 10_000  # at most; fewer when rows are large (an instance carries 20 articles)
+BATCH_BYTES = 64 << 20  # Arrow bytes of one batch (one row group), so a batch of large rows stays small
+FIRST_BATCH = 1_000  # rows of the first batch, which measures how large the rows are
 PLAIN_SUFFIX = ".parquet"
 SEALED_SUFFIX = ".parquet-aead"  # no `.parquet` extension of its own: `datasets` must not take it for data
 _SALT_LABEL = b"leakproof-qa shard salt v1\0"
@@ -126,10 +128,15 @@ class _OpenShard:
         self.path.unlink(missing_ok=True)
 
 
-def _batches(rows: Iterable[dict], size: int) -> Iterator[list[dict]]:
+def _tables(rows: Iterable[dict], schema: pa.Schema, most: int) -> Iterator[pa.Table]:
+    """Arrow tables of at most `most` rows and about BATCH_BYTES each, sized by the rows seen so far."""
     iterator = iter(rows)
+    size = min(most, FIRST_BATCH)
     while batch := list(islice(iterator, size)):
-        yield batch
+        table = pa.Table.from_pylist(batch, schema=schema)
+        del batch
+        size = max(1, min(most, int(BATCH_BYTES * table.num_rows / max(table.nbytes, 1))))
+        yield table
 
 
 def write_shards(rows: Iterable[dict], folder: Path, stem: str, schema: pa.Schema, *, passphrase: str | None = None,
@@ -156,8 +163,7 @@ def write_shards(rows: Iterable[dict], folder: Path, stem: str, schema: pa.Schem
         return _OpenShard(folder / f"{name}.partial", schema, passphrase, name)
 
     try:
-        for batch in _batches(rows, rows_per_batch):
-            table = pa.Table.from_pylist(batch, schema=schema)
+        for table in _tables(rows, schema, rows_per_batch):
             pieces = max(1, -(-int(table.nbytes * ratio) // (max_bytes // 10)))
             step = -(-table.num_rows // pieces)
             for start in range(0, table.num_rows, step):

@@ -127,7 +127,7 @@ def throughput(mib: int) -> None:
 def memory(config: str) -> None:
     """Generate, then publish encrypted, one configuration: peak RSS and wall time of each, one after the other."""
     env = {**os.environ, PASSPHRASE_VARIABLE: "benchmark passphrase"}
-    with tempfile.TemporaryDirectory(prefix="publish-bench-", dir=ROOT) as scratch:
+    with tempfile.TemporaryDirectory(prefix="publish-bench-") as scratch:
         commands = _commands(config, Path(scratch))
         print(f"{config}, one process after the other (load average {os.getloadavg()[0]:.2f})\n")
         print("| command | wall time, s | peak RSS, MB | output, MB |")

@@ -96,7 +96,7 @@ def fetch_from_hub(repo_id: str, filenames: Sequence[str], revision: str | None 
 
 
 def check_manifest(root: Path, filenames: Sequence[str], fix: str) -> Path:
-    """If `root` is a published release (it has a manifest.json), check the needed files' sizes and sha256 against it."""
+    """If `root` is a published release (it has a manifest.json), check the needed files' sizes and sha256."""
     from builders.publishing.manifest import Manifest, verify
 
     if (root / MANIFEST).is_file():

@@ -93,7 +93,8 @@ def _publish(args: argparse.Namespace) -> int:
     manifest = release.manifest
     for name in manifest.config_names():
         entries = manifest.entries(name)
-        print(f"{name:<28} {manifest.rows(name):>10,} rows  {len(entries)} file(s)  {sum(e.size for e in entries):>14,} bytes")
+        size = sum(entry.size for entry in entries)
+        print(f"{name:<28} {manifest.rows(name):>10,} rows  {len(entries)} file(s)  {size:>14,} bytes")
     kind = "encrypted (cc-by-nd-4.0)" if manifest.encryption else "plain Parquet (cc-by-4.0)"
     print(f"{kind}, leakproof-qa {manifest.package_version}, code {manifest.code_digest}; "
           f"{time.perf_counter() - start:.1f} s")

@@ -33,7 +33,7 @@ def hub_configs(names: list[str], default: str, patterns: dict[str, str]) -> lis
 
 
 def render(template: str, metadata: dict[str, Any], **fields: Any) -> str:
-    """Render `cards/{template}` with `metadata` as the card's YAML (through DatasetCardData) and `fields` in the prose."""
+    """Render `cards/{template}`: `metadata` as the card's YAML (through DatasetCardData), `fields` in the prose."""
     card = DatasetCard.from_template(DatasetCardData(**metadata), template_path=str(cards.path(template)),
                                      canary=cards.CANARY, **fields)
     return str(card).rstrip("\n") + "\n"

@@ -96,7 +96,7 @@ def open_repo(repo_id: str, *, private: bool = False, revision: str | None = Non
 
 def download(repo_id: str, patterns: Sequence[str], *, revision: str | None = None, cache_dir: str | Path | None = None,
              token: str | None = None, endpoint: str | None = None) -> Path:
-    """Download only the files matching `patterns` of a Hub dataset repo; return the snapshot folder (named by its commit)."""
+    """Download only the files matching `patterns` of a Hub dataset repo; return its snapshot folder (named by commit)."""
     try:
         return Path(snapshot_download(repo_id=repo_id, repo_type=REPO_TYPE, revision=revision, cache_dir=cache_dir,
                                       allow_patterns=list(patterns), token=token, endpoint=endpoint))

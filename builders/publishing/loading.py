@@ -89,9 +89,8 @@ def _decrypted(folder: Path, entries: list[Entry], passphrase: str, cache_root: 
     key = hashlib.sha256("".join(f"{e.path}:{e.sha256}\n" for e in entries).encode()).hexdigest()[:16]
     target = cache_root / DECRYPTED / f"{config_name}-{key}"
     names = [Path(entry.path).name.removesuffix(SEALED_SUFFIX) + PLAIN_SUFFIX for entry in entries]
-    if target.is_dir() and all(
-        file_digest(target / name) == (entry.plaintext_size, entry.plaintext_sha256) for name, entry in zip(names, entries)
-    ):
+    expected = [(entry.plaintext_size, entry.plaintext_sha256) for entry in entries]
+    if target.is_dir() and all(file_digest(target / name) == digest for name, digest in zip(names, expected)):
         try:  # an earlier opening is reused only for the right passphrase
             for entry in entries:
                 check_passphrase(folder / entry.path, passphrase, where=entry.path)

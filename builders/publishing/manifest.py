@@ -75,7 +75,8 @@ class Manifest:
             "format": FORMAT, "format_version": FORMAT_VERSION, "dataset": self.dataset,
             "package_version": self.package_version, "code_digest": self.code_digest, "encryption": self.encryption,
             "configurations": self.configurations, "empty": self.empty,
-            "files": [{key: value for key, value in asdict(entry).items() if value is not None} for entry in self.files],
+            "files": [{key: value for key, value in asdict(entry).items() if value is not None}
+                      for entry in self.files],
         }
         return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
@@ -97,7 +98,7 @@ class Manifest:
         try:
             document = json.loads(path.read_text(encoding="utf-8"))
             if document.get("format") != FORMAT:
-                raise ReleaseError(f"{path} is not a {FORMAT} manifest; point at a folder written by `phantom_wiki publish`")
+                raise ReleaseError(f"{path} is not a {FORMAT} manifest; point at a folder written by a publish command")
             if document.get("format_version") != FORMAT_VERSION:
                 raise ReleaseError(
                     f"{path} has format version {document.get('format_version')}; this package reads version "
@@ -109,7 +110,8 @@ class Manifest:
         except (ValueError, KeyError, TypeError) as error:
             if isinstance(error, ReleaseError):
                 raise
-            raise ReleaseError(f"{path} is damaged ({type(error).__name__}: {error}); re-download the release") from None
+            what = f"{type(error).__name__}: {error}"
+            raise ReleaseError(f"{path} is damaged ({what}); re-download the release") from None
 
 
 def file_digest(path: Path, block: int = 1 << 20) -> tuple[int, str]:

@@ -105,7 +105,7 @@ def publish(data_dir: Any, out: str | Path | None = None, *, repo_id: str | None
         raise refuse(f"a {type(data_dir).__name__}", "only the release files are published, never decrypted or "
                      "rebuilt NeoQA rows")
     if out is None and repo_id is None:
-        raise PublishError("say where to publish: an output folder (--out DIR), a Hub repo (--repo-id ORG/NAME), or both")
+        raise PublishError("say where to publish: a folder (--out DIR), a Hub repo (--repo-id ORG/NAME), or both")
     with tempfile.TemporaryDirectory(prefix="neoqa-publish-") as scratch:
         folder, files = write_release(data_dir, Path(out) if out is not None else Path(scratch), repo_id)
         commit = None

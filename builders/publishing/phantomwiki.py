@@ -59,7 +59,7 @@ def universe_name(size: int, depth: int, seed: int) -> str:
 
 
 def hub_config_name(name: str) -> str:
-    """The Hub configuration that holds `name` (any spelling the grammar allows), e.g. n5000_d20_s1_questions -> n5000_s1."""
+    """The Hub configuration holding `name` (any spelling the grammar allows): n5000_d20_s1_questions -> n5000_s1."""
     size, depth, seed, subset = parse_name(name)
     universe = universe_name(size, depth, seed)
     return universe if subset == DEFAULT_SUBSET else f"{universe}_{subset}"
@@ -228,7 +228,7 @@ def publish(configurations: Sequence[str], out: str | Path | None = None, *, sub
     if passphrase and not encrypt:
         raise PublishError("a passphrase was given without encrypt=True (CLI: --encrypt); say which you mean")
     if out is None and repo_id is None:
-        raise PublishError("say where to publish: an output folder (--out DIR), a Hub repo (--repo-id ORG/NAME), or both")
+        raise PublishError("say where to publish: a folder (--out DIR), a Hub repo (--repo-id ORG/NAME), or both")
     _universes(configurations, knobs)  # a bad name or folder fails before the Hub is asked anything
     _subsets(subsets)
     if out is not None:

@@ -1,51 +1,20 @@
-"""Shared fixtures of the publishing specs: releases of n50_s1 (plain and encrypted), the Hub stand-in, helpers."""
+"""Fixtures of the publishing specs: releases of n50_s1 (plain and encrypted) and the Hub stand-in."""
 
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
 import sys
 from collections.abc import Iterator
-from functools import lru_cache
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(ROOT / "tests" / "neoqa"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "neoqa"))
 
-from builders.phantomwiki.config import settings_from  # noqa: E402
-from builders.phantomwiki.generate import Generated, generate  # noqa: E402
 from builders.publishing.phantomwiki import write_release  # noqa: E402
 from hub_standin import HubStandIn  # noqa: E402
-
-CONFIG = "n50_s1"
-PASSPHRASE = "phantom wiki 2025 public key"
-TOKEN = "hf_standin_test_token"
-
-
-@lru_cache(maxsize=None)
-def generated(name: str = CONFIG) -> Generated:
-    """The universe `name` with every stage run, once per session."""
-    return generate(settings_from(name)[0])
-
-
-def one_line(error: BaseException) -> None:
-    """User errors are one line, with the internal exception hidden."""
-    assert "\n" not in str(error)
-    assert error.__cause__ is None and (error.__context__ is None or error.__suppress_context__)
-
-
-def release_files(folder: Path) -> dict[str, bytes]:
-    """Every file below `folder`, by relative path."""
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
-
-
-def copy_release(source: Path, tmp_path: Path) -> Path:
-    """A copy of a release to alter."""
-    return Path(shutil.copytree(source, tmp_path / "release"))
+from publish_helpers import CONFIG, PASSPHRASE, ROOT, TOKEN  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -78,8 +47,3 @@ def hub_env(hub: HubStandIn, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
                HF_HUB_DISABLE_PROGRESS_BARS="1", PYTHONPATH=str(ROOT))
     monkeypatch.setenv("HF_TOKEN", TOKEN)  # the in-process client reads it at each call, as the CLI does
     return env
-
-
-def run(*args: str, env: dict[str, str] | None = None, cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    """Run `python -m ...` (or a script) with this interpreter."""
-    return subprocess.run([sys.executable, *args], capture_output=True, text=True, cwd=cwd, env=env)

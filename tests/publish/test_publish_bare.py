@@ -17,7 +17,7 @@ import pytest
 from builders.phantomwiki import generate as engine
 from builders.phantomwiki.config import SUBSETS
 from builders.publishing.phantomwiki import write_release
-from conftest import CONFIG, ROOT, generated, release_files
+from publish_helpers import CONFIG, ROOT, generated, release_files
 
 SCRIPT = ROOT / "tests" / "compat" / "load_published_bare.py"
 HUB_NAMES = {"questions": CONFIG, **{s: f"{CONFIG}_{s}" for s in SUBSETS if s != "questions"}}
@@ -58,4 +58,7 @@ def test_an_installed_package_finds_its_cards_and_publishes_the_same_bytes_as_th
                           text=True, cwd=tmp_path, env=env)
     assert done.returncode == 0, done.stderr[-2000:]
     checkout = write_release(["n30_s1"], tmp_path / "checkout", subsets=["database", "corpus"], passphrase="p").folder
+    installed = json.loads((tmp_path / "installed" / "manifest.json").read_text())["code_digest"]
+    assert installed == json.loads((checkout / "manifest.json").read_text())["code_digest"], (
+        ".venv-datasets3 holds other code than the checkout: scripts/test.sh reinstalls it")
     assert release_files(tmp_path / "installed") == release_files(checkout)

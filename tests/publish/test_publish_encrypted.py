@@ -22,7 +22,7 @@ from builders.phantomwiki.config import SUBSETS, ConfigError
 from builders.publishing.errors import ReleaseError
 from builders.publishing.loading import DECRYPTED
 from builders.publishing.phantomwiki import write_release
-from conftest import CONFIG, PASSPHRASE, copy_release, generated, one_line, release_files, run
+from publish_helpers import CONFIG, PASSPHRASE, copy_release, generated, one_line, release_files, run
 
 HUB_NAMES = {"questions": CONFIG, **{s: f"{CONFIG}_{s}" for s in SUBSETS if s != "questions"}}
 SHARD = "n50_s1_corpus/test-00000-of-00001.parquet-aead"

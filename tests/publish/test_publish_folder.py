@@ -20,7 +20,7 @@ from builders.phantomwiki.features import FEATURES
 from builders.publishing.errors import PublishError, ReleaseError
 from builders.publishing.phantomwiki import write_release
 from builders.publishing.shards import shard_schema, write_shards
-from conftest import CONFIG, PASSPHRASE, generated, one_line, release_files, run
+from publish_helpers import CONFIG, PASSPHRASE, generated, one_line, release_files, run
 
 HUB_NAMES = {"questions": CONFIG, **{s: f"{CONFIG}_{s}" for s in SUBSETS if s != "questions"}}
 

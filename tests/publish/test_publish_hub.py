@@ -20,7 +20,7 @@ import pytest
 import phantom_wiki
 from builders.phantomwiki import generate as engine
 from builders.publishing.errors import PublishError
-from conftest import CONFIG, PASSPHRASE, TOKEN, generated, one_line, release_files, run
+from publish_helpers import CONFIG, PASSPHRASE, TOKEN, generated, one_line, release_files, run
 from hub_standin import HubStandIn
 
 REPO = "leakproof-lab/phantom_wiki"

@@ -14,7 +14,7 @@ from huggingface_hub import DatasetCard
 
 import neoqa
 from builders.publishing.errors import LicenseError, ReleaseError
-from conftest import TOKEN, one_line, release_files, run
+from publish_helpers import TOKEN, one_line, release_files, run
 from encryption.neoqa_codec import read_jsonl, write_jsonl
 from hub_standin import HubStandIn
 from make_fixture_release import write_release as write_fixture

@@ -90,7 +90,7 @@ def _decrypted(folder: Path, entries: list[Entry], passphrase: str, cache_root: 
     target = cache_root / DECRYPTED / f"{config_name}-{key}"
     names = [Path(entry.path).name.removesuffix(SEALED_SUFFIX) + PLAIN_SUFFIX for entry in entries]
     expected = [(entry.plaintext_size, entry.plaintext_sha256) for entry in entries]
-    if target.is_dir() and all(file_digest(target / name) == digest for name, digest in zip(names, expected)):
+    if all((target / name).is_file() and file_digest(target / name) == digest for name, digest in zip(names, expected)):
         try:  # an earlier opening is reused only for the right passphrase
             for entry in entries:
                 check_passphrase(folder / entry.path, passphrase, where=entry.path)

@@ -132,6 +132,12 @@ def test_the_decrypted_copy_is_reused_only_with_the_right_passphrase(encrypted_r
     again = phantom_wiki.load_published(str(encrypted_release), "n50_s1_corpus", passphrase=PASSPHRASE,
                                         cache_dir=str(tmp_path))
     assert again.num_rows == 50
+    for opened in (tmp_path / DECRYPTED).rglob("*.parquet"):  # a damaged or removed opening is opened afresh
+        opened.unlink()
+    assert phantom_wiki.load_published(str(encrypted_release), "n50_s1_corpus", passphrase=PASSPHRASE,
+                                       cache_dir=str(tmp_path / "other")).num_rows == 50
+    assert phantom_wiki.load_published(str(encrypted_release), "n50_s1_corpus", passphrase=PASSPHRASE,
+                                       cache_dir=str(tmp_path)).num_rows == 50
 
 
 def _nothing_decrypted(cache: Path) -> None:

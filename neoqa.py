@@ -7,11 +7,13 @@ lives in ``builders.neoqa``; this module holds the configuration, the schema and
 ``datasets`` plumbing.  License: CC BY-ND 4.0; never publish the decrypted or re-paired text.
 
     python -m neoqa neoqa --data-dir DIR --decryption-key 23456   # prints the row counts
+    python -m neoqa publish --data-dir DIR --repo-id ORG/NAME     # the release files verbatim, still encrypted
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -21,6 +23,7 @@ from typing import Any
 import datasets
 
 import builders.neoqa as engine
+import cards
 import encryption
 from dataset_loading import load_from_builder
 
@@ -79,11 +82,7 @@ FEATURES: dict[str, datasets.Features] = {
     **{name: INSTANCE_FEATURES for name in ("neoqa", "optimal-evidence", "context-ablation")},
 }
 
-CITATION = """@article{glockner2025neoqa,
-  author = {Glockner, Max and Jiang, Xiang and Ribeiro, Leonardo F.R. and Gurevych, Iryna and Dreyer, Markus},
-  title = {NeoQA: Evidence-based Question Answering with Generated News Events},
-  year = {2025}
-}"""
+CITATION = cards.text("neoqa.bib")
 
 
 @dataclass
@@ -167,8 +166,55 @@ def load_dataset(name: str, split: str | None = None, data_dir: str | None = Non
                              **kwargs)
 
 
+def publish(data_dir: str | Path, out: str | Path | None = None, *, repo_id: str | None = None,
+            private: bool = False, revision: str | None = None, gated: str | None = None, token: str | None = None,
+            endpoint: str | None = None) -> tuple[Path | None, str | None]:
+    """Publish the official release files of `data_dir` verbatim (still encrypted) to a folder and/or the Hub.
+
+    Decrypted files, re-encrypted files and rebuilt rows are refused with a one-line error citing CC BY-ND 4.0.
+    Returns (the folder written, or None; the Hub commit URL, or None).
+    """
+    from builders.publishing.neoqa import publish as publish_release
+
+    return publish_release(data_dir, out, repo_id=repo_id, private=private, revision=revision, gated=gated,
+                           token=token, endpoint=endpoint)
+
+
+def publish_main(argv: list[str]) -> int:
+    """CLI: `python -m neoqa publish --data-dir DIR [--out DIR] [--repo-id ORG/NAME ...]`."""
+    from builders.publishing.neoqa import refuse
+
+    parser = argparse.ArgumentParser(prog="python -m neoqa publish", description=publish.__doc__)
+    parser.add_argument("configurations", nargs="*", help=argparse.SUPPRESS)  # refused: rebuilt rows
+    parser.add_argument("--data-dir", required=True, help="directory with the encrypted release files")
+    parser.add_argument("--out", help="write the Hub-ready folder here")
+    parser.add_argument("--repo-id", help="upload to this Hub dataset repo (ORG/NAME), created if needed")
+    parser.add_argument("--private", action="store_true")
+    parser.add_argument("--revision", help="upload to this branch (created if needed)")
+    parser.add_argument("--gated", choices=("auto", "manual"))
+    parser.add_argument("--decryption-key", help=argparse.SUPPRESS)  # refused: publishing never decrypts
+    args = parser.parse_args(argv)
+    try:
+        if args.configurations:
+            raise refuse(", ".join(args.configurations), "configurations are decrypted or rebuilt NeoQA rows")
+        if args.decryption_key is not None:
+            raise refuse("with --decryption-key", "publishing never decrypts; the release files go up encrypted")
+        folder, commit = publish(args.data_dir, args.out, repo_id=args.repo_id, private=args.private,
+                                 revision=args.revision, gated=args.gated)
+    except (ValueError, FileNotFoundError) as error:
+        parser.exit(2, f"error: {error}\n")
+    if folder is not None:
+        print(f"wrote {folder} (the release files verbatim in data/, README.md, manifest.json)")
+    if commit:
+        print(f"uploaded to {args.repo_id}: {commit}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """CLI: build one configuration and print its row counts per split (and per answerability)."""
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["publish"]:
+        return publish_main(argv[1:])
     parser = argparse.ArgumentParser(prog="python -m neoqa", description=main.__doc__)
     parser.add_argument("name", choices=engine.CONFIG_NAMES)
     source = parser.add_mutually_exclusive_group(required=True)

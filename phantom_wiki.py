@@ -17,6 +17,7 @@ from typing import Any
 
 import datasets
 
+import cards
 from builders import __version__
 from builders.digest import code_digest
 from builders.phantomwiki import generate as engine
@@ -27,15 +28,7 @@ _DESCRIPTION = (
     "PhantomWiki: an on-demand benchmark of fictional people, their wiki-style articles and multi-hop "
     "questions with exact answers, generated afresh from a configuration name so no model can have seen it."
 )
-_CITATION = """\
-@inproceedings{gong2025phantomwiki,
-  title     = {PhantomWiki: On-Demand Datasets for Reasoning and Retrieval Evaluation},
-  author    = {Gong, Albert and Stankevi{\\v{c}}i{\\=u}t{\\.e}, Kamil{\\.e} and Wan, Chao and Kabeli, Anmol and
-               Bhatt, Sanjay and Zhang, Jacob and Weinberger, Kilian Q. and Sun, Wen and Ma, Jennifer J. and
-               Gomes, Carla P. and Goldstein, Tom and Sun, Ruoyu},
-  booktitle = {Proceedings of the 42nd International Conference on Machine Learning (ICML)},
-  year      = {2025}
-}"""
+_CITATION = cards.text("phantom_wiki.bib")
 _HOMEPAGE = "https://github.com/kilian-group/phantom-wiki"
 _LICENSE = "cc-by-4.0"
 
@@ -112,6 +105,47 @@ def load_dataset(
     from dataset_loading import load_from_builder
 
     return load_from_builder(PhantomWiki, name, split=split, streaming=streaming, cache_dir=cache_dir, **kwargs)
+
+
+def publish(configurations: str | list[str], out: str | None = None, **options: Any) -> Any:
+    """Write configurations as a Hub dataset folder (Parquet shards, card, manifest) and optionally upload it.
+
+    Options: subsets, encrypt, passphrase, passphrase_in_card, repo_id, private, revision, gated, token,
+    endpoint, and the generation settings; see builders.publishing.phantomwiki.publish.
+    """
+    from builders.publishing.phantomwiki import publish as publish_release
+
+    return publish_release(configurations, out, **options)
+
+
+def load_published(
+    repo_id_or_dir: str, name: str, split: str | None = "test", passphrase: str | None = None,
+    cache_dir: str | None = None, revision: str | None = None, *, token: str | None = None, endpoint: str | None = None,
+) -> datasets.Dataset | datasets.DatasetDict:
+    """Load configuration `name` of a published release (a folder or a Hub dataset repo), checked and decrypted.
+
+    Only that configuration's files are downloaded; each is checked against manifest.json, sealed shards are
+    decrypted into the `datasets` cache, and the result is what `datasets.load_dataset` returns.
+    """
+    from pathlib import Path
+
+    from builders.publishing.errors import ReleaseError
+    from builders.publishing.loading import open_release
+
+    if split is not None and split.split("[")[0] != "test":
+        raise ReleaseError(f"unknown split {split!r}: a published PhantomWiki configuration has one split, test")
+    cache = Path(cache_dir or datasets.config.HF_DATASETS_CACHE)
+    opened = open_release(repo_id_or_dir, name, passphrase=passphrase, cache_root=cache, revision=revision,
+                          hub_cache=cache / "hub" if cache_dir else None, token=token, endpoint=endpoint)
+    loaded = datasets.load_dataset("parquet", data_files={"test": [str(path) for path in opened.files]},
+                                   split=split, cache_dir=str(cache))
+    test = loaded["test"] if isinstance(loaded, datasets.DatasetDict) else loaded
+    if split in (None, "test") and test.num_rows != opened.rows:
+        raise ReleaseError(
+            f"{opened.config_name} of {opened.source} has {test.num_rows} rows but manifest.json lists {opened.rows}: "
+            "the release and its manifest do not match; re-publish it"
+        )
+    return loaded
 
 
 if __name__ == "__main__":

@@ -32,6 +32,7 @@ ENTITY_TYPES: tuple[str, ...] = (
     "person", "organization", "location", "product", "art", "building", "event", "miscellaneous",
 )
 DEFAULT_HUB_REPO: str = "mglockner/neoqa"
+MANIFEST: str = "manifest.json"  # written by `python -m neoqa publish`: every file with its size and sha256
 LICENSE: str = "cc-by-nd-4.0"
 LICENSE_NOTICE: str = (
     "NeoQA data (Glockner et al., 2025) is licensed CC BY-ND 4.0. This loader decrypts the release and "
@@ -83,7 +84,7 @@ def fetch_from_hub(repo_id: str, filenames: Sequence[str], revision: str | None 
             repo_type="dataset",
             revision=revision,
             cache_dir=cache_dir,
-            allow_patterns=[f"*{name}" for name in filenames],
+            allow_patterns=[f"*{name}" for name in filenames] + [MANIFEST],
         )
     except Exception as error:  # network, auth and missing-repo errors all end here
         first = (str(error).strip().splitlines() or [type(error).__name__])[0]
@@ -92,6 +93,15 @@ def fetch_from_hub(repo_id: str, filenames: Sequence[str], revision: str | None 
             "pass data_dir=<local directory with the release files> instead"
         ) from None
     return Path(local)
+
+
+def check_manifest(root: Path, filenames: Sequence[str], fix: str) -> Path:
+    """If `root` is a published release (it has a manifest.json), check the needed files' sizes and sha256."""
+    from builders.publishing.manifest import Manifest, verify
+
+    if (root / MANIFEST).is_file():
+        verify(root, [entry for entry in Manifest.read(root).files if Path(entry.path).name in filenames], fix)
+    return root
 
 
 def resolve_source(data_dir: str | Path | None, repo_id: str | None, filenames: Sequence[str],
@@ -105,9 +115,10 @@ def resolve_source(data_dir: str | Path | None, repo_id: str | None, filenames: 
             raise ReleaseFileNotFoundError(
                 f"data_dir {str(path)!r} is not a directory; pass the directory holding the NeoQA release files"
             )
-        return path
+        return check_manifest(path, filenames, "copy the release files again")
     if repo_id is not None:
-        return fetch_from_hub(repo_id, filenames, revision=revision, cache_dir=cache_dir)
+        return check_manifest(fetch_from_hub(repo_id, filenames, revision=revision, cache_dir=cache_dir), filenames,
+                              "re-download them (delete the snapshot from the Hugging Face cache)")
     raise ReleaseFileNotFoundError(
         "NeoQA needs its release files: pass data_dir=<directory with dev.news.jsonl etc.> "
         f"or repo_id=<Hub dataset holding them, e.g. {DEFAULT_HUB_REPO!r}>"

@@ -1,8 +1,10 @@
-"""`python -m phantom_wiki`: generate a configuration's subsets to files, export it to Prolog, or re-solve v1 questions."""
+"""`python -m phantom_wiki`: generate a configuration's subsets to files, publish configurations for the Hub,
+export a universe to Prolog, or re-solve v1 questions."""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -55,6 +57,54 @@ def _generate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _passphrase(args: argparse.Namespace) -> str | None:
+    """The passphrase from --passphrase-file or --passphrase-env; never from the command line itself."""
+    if args.passphrase is not None:
+        raise ConfigError("never give a passphrase on the command line (shell history and `ps` show it); "
+                          "use --passphrase-file FILE or --passphrase-env VAR")
+    if args.passphrase_file and args.passphrase_env:
+        raise ConfigError("give the passphrase once: --passphrase-file or --passphrase-env, not both")
+    if args.passphrase_file:
+        try:
+            passphrase = Path(args.passphrase_file).read_text(encoding="utf-8").rstrip("\r\n")
+        except OSError as error:
+            raise ConfigError(f"cannot read --passphrase-file {args.passphrase_file}: {error.strerror}") from None
+        if not passphrase:
+            raise ConfigError(f"--passphrase-file {args.passphrase_file} is empty; put the passphrase in it")
+        return passphrase
+    if args.passphrase_env:
+        passphrase = os.environ.get(args.passphrase_env, "")
+        if not passphrase:
+            raise ConfigError(f"environment variable {args.passphrase_env} (--passphrase-env) is not set or empty")
+        return passphrase
+    return None
+
+
+def _publish(args: argparse.Namespace) -> int:
+    from ..publishing.phantomwiki import publish
+
+    start = time.perf_counter()
+    release = publish(
+        args.configs, args.out, subsets=args.subsets, encrypt=args.encrypt, passphrase=_passphrase(args),
+        passphrase_in_card=args.passphrase_in_card, repo_id=args.repo_id, private=args.private,
+        revision=args.revision, gated=args.gated, progress=_progress,
+        **{knob: getattr(args, knob) for knob in Settings.knobs()},
+    )
+    manifest = release.manifest
+    for name in manifest.config_names():
+        entries = manifest.entries(name)
+        size = sum(entry.size for entry in entries)
+        print(f"{name:<28} {manifest.rows(name):>10,} rows  {len(entries)} file(s)  {size:>14,} bytes")
+    kind = "encrypted (cc-by-nd-4.0)" if manifest.encryption else "plain Parquet (cc-by-4.0)"
+    print(f"{kind}, leakproof-qa {manifest.package_version}, code {manifest.code_digest}; "
+          f"{time.perf_counter() - start:.1f} s")
+    if release.folder is not None:
+        print(f"wrote {release.folder} (README.md, manifest.json and the shards)")
+    if release.commit_url:
+        print(f"uploaded to {args.repo_id}: {release.commit_url}")
+    return 0
+
+
 def _prolog(args: argparse.Namespace) -> int:
     universe = engine.generate_universe(_settings(args))
     program = write_program(universe, args.out)
@@ -84,6 +134,21 @@ def parser() -> argparse.ArgumentParser:
     gen.add_argument("--out", required=True, help="output directory")
     gen.add_argument("--format", choices=FORMATS, default="parquet")
     _knob_arguments(gen)
+    pub = commands.add_parser("publish", help="write configurations as a Hub dataset folder; optionally upload it")
+    pub.add_argument("configs", nargs="+", metavar="config", help="e.g. n5000_s1 n500_d10_s3")
+    pub.add_argument("--out", help="release folder (new, empty, or an earlier release); needed unless --repo-id")
+    pub.add_argument("--subsets", nargs="+", choices=SUBSETS, help="default: all five")
+    pub.add_argument("--encrypt", action="store_true", help="seal every shard (AES-256-GCM); license cc-by-nd-4.0")
+    pub.add_argument("--passphrase-file", help="file holding the passphrase (its first line)")
+    pub.add_argument("--passphrase-env", metavar="VAR", help="environment variable holding the passphrase")
+    pub.add_argument("--passphrase", help=argparse.SUPPRESS)  # refused with a one-line error: never on the command line
+    pub.add_argument("--no-passphrase-in-card", dest="passphrase_in_card", action="store_false",
+                     help="leave the passphrase out of the card (default: a public release states it)")
+    pub.add_argument("--repo-id", help="upload to this Hub dataset repo (ORG/NAME), created if needed")
+    pub.add_argument("--private", action="store_true", help="make the repo private")
+    pub.add_argument("--revision", help="upload to this branch (created if needed)")
+    pub.add_argument("--gated", choices=("auto", "manual"), help="gate access to the repo")
+    _knob_arguments(pub)
     pro = commands.add_parser("prolog", help="write the universe as a Prolog program swipl consults")
     pro.add_argument("config")
     pro.add_argument("--out", required=True)
@@ -97,7 +162,7 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: list[str]) -> int:
     """Run one command; user errors end in a one-line message."""
     args = parser().parse_args(argv)
-    handlers = {"generate": _generate, "prolog": _prolog, "resolve": _resolve}
+    handlers = {"generate": _generate, "publish": _publish, "prolog": _prolog, "resolve": _resolve}
     try:
         return handlers[args.command](args)
     except (ConfigError, ValueError, FileNotFoundError) as error:

@@ -188,6 +188,7 @@ def test_a_record_of_the_wrong_shape_is_named(plain_release: Path, tmp_path: Pat
 # --------------------------------------------------------------------------- Hub source
 # The Hub cannot be reached from the test machine: these tests stop at the download call,
 # replacing huggingface_hub.snapshot_download with a stand-in that returns a local copy.
+# tests/publish/test_neoqa_publish.py runs the whole path against a local Hub stand-in.
 
 
 def test_hub_source_downloads_only_the_needed_files(encrypted_release: Path, tmp_path: Path,
@@ -206,7 +207,7 @@ def test_hub_source_downloads_only_the_needed_files(encrypted_release: Path, tmp
     assert {split: len(r) for split, r in rows.items()} == EXPECTED["neoqa"]
     (call,) = calls
     assert call["repo_id"] == "someone/neoqa-release" and call["repo_type"] == "dataset"
-    assert sorted(call["allow_patterns"]) == sorted(f"*{f}" for f in engine.files_needed("neoqa"))
+    assert sorted(call["allow_patterns"]) == sorted([*(f"*{f}" for f in engine.files_needed("neoqa")), "manifest.json"])
 
 
 def test_hub_failure_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,0 +1,15 @@
+"""The one-line errors of publishing and of loading what was published."""
+
+from __future__ import annotations
+
+
+class PublishError(ValueError):
+    """A release cannot be written or uploaded as asked; the message says what to do instead."""
+
+
+class ReleaseError(ValueError):
+    """A published release cannot be loaded: a missing, altered or unlisted file, a wrong passphrase, a bad name."""
+
+
+class LicenseError(PublishError):
+    """Publishing would share data its license does not let us share (NeoQA: CC BY-ND 4.0)."""

@@ -1,0 +1,107 @@
+"""The Hub side of a release: upload a release folder in one commit, download one configuration's files.
+
+Both go through the real `huggingface_hub` client; `endpoint` (or the HF_ENDPOINT variable) points it at
+another Hub, and the token comes from `token`, HF_TOKEN or `hf auth login`, as everywhere in that client.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from huggingface_hub import CommitOperationAdd, CommitOperationDelete, HfApi, snapshot_download
+
+from .errors import PublishError, ReleaseError
+from .shards import PLAIN_SUFFIX, SEALED_SUFFIX
+
+REPO_TYPE = "dataset"
+GATING = ("auto", "manual")
+# Data files of any earlier release that the new one does not hold again are deleted in the same commit,
+# so no stale shard (of a configuration, or plain shards after an encrypted re-publish) survives.
+DELETE_PATTERNS = (f"*{PLAIN_SUFFIX}", f"*{SEALED_SUFFIX}")
+
+
+def _first_line(error: BaseException) -> str:
+    return (str(error).strip().splitlines() or [type(error).__name__])[0]
+
+
+def check_repo_id(repo_id: str) -> None:
+    """Refuse a repo id that is not ORG/NAME before anything is generated."""
+    if repo_id.count("/") != 1 or not all(repo_id.split("/")):
+        raise PublishError(f"repo id {repo_id!r} is not of the form ORG/NAME, e.g. my-lab/phantom_wiki")
+
+
+@dataclass(frozen=True)
+class HubRepo:
+    """A dataset repository made ready for a release: created, private or gated as asked, its branch there."""
+
+    api: HfApi
+    repo_id: str
+    revision: str | None
+
+    @contextmanager
+    def step(self, what: str) -> Iterator[None]:
+        """Turn any client error during `what` into a one-line PublishError saying what to check."""
+        try:
+            yield
+        except Exception as error:  # HTTP, authentication and network errors of the client all end here
+            status = getattr(getattr(error, "response", None), "status_code", None)
+            hint = ("set HF_TOKEN or run `hf auth login` with a token that may write to it"
+                    if status in (401, 403) else "check the repo id, your token and the network")
+            raise PublishError(
+                f"could not {what} of Hub dataset {self.repo_id!r} ({type(error).__name__}: {_first_line(error)}); "
+                f"{hint}"
+            ) from None
+
+    def commit(self, folder: Path, files: Sequence[str], message: str) -> str:
+        """Commit `files` of `folder` in one commit, deleting stale data files; return the commit URL."""
+        with self.step("list the files already there"):
+            existing = self.api.list_repo_files(self.repo_id, repo_type=REPO_TYPE, revision=self.revision)
+        keep = set(files)
+        stale = [path for path in existing
+                 if path not in keep and any(fnmatch.fnmatch(path, pattern) for pattern in DELETE_PATTERNS)]
+        operations = [CommitOperationDelete(path_in_repo=path) for path in stale] + [
+            CommitOperationAdd(path_in_repo=path, path_or_fileobj=str(folder / path)) for path in files
+        ]
+        with self.step("commit the release"):
+            info = self.api.create_commit(self.repo_id, operations, commit_message=message, repo_type=REPO_TYPE,
+                                          revision=self.revision)
+        return info.commit_url
+
+
+def open_repo(repo_id: str, *, private: bool = False, revision: str | None = None, gated: str | None = None,
+              token: str | None = None, endpoint: str | None = None) -> HubRepo:
+    """Create the dataset repo if needed and make it private or gated before any data arrives; create the branch.
+
+    Called before anything is generated, so a missing token or a wrong repo id fails in seconds, not after the
+    generation of a large configuration.
+    """
+    if gated is not None and gated not in GATING:
+        raise PublishError(f"gated={gated!r} is not a gating mode; use one of {', '.join(GATING)} (or leave it out)")
+    check_repo_id(repo_id)
+    repo = HubRepo(HfApi(endpoint=endpoint, token=token), repo_id, revision)
+    with repo.step("create the repository"):
+        repo.api.create_repo(repo_id, repo_type=REPO_TYPE, private=private, exist_ok=True)
+    if gated or private:
+        with repo.step("update the repository settings"):
+            repo.api.update_repo_settings(repo_id, repo_type=REPO_TYPE, gated=gated, private=True if private else None)
+    if revision:
+        with repo.step(f"create the branch {revision!r}"):
+            repo.api.create_branch(repo_id, repo_type=REPO_TYPE, branch=revision, exist_ok=True)
+    return repo
+
+
+def download(repo_id: str, patterns: Sequence[str], *, revision: str | None = None, cache_dir: str | Path | None = None,
+             token: str | None = None, endpoint: str | None = None) -> Path:
+    """Download only the files matching `patterns` of a Hub dataset repo; return its snapshot folder (named by commit)."""
+    try:
+        return Path(snapshot_download(repo_id=repo_id, repo_type=REPO_TYPE, revision=revision, cache_dir=cache_dir,
+                                      allow_patterns=list(patterns), token=token, endpoint=endpoint))
+    except Exception as error:  # not found, gated, offline: the client's errors all end here
+        raise ReleaseError(
+            f"could not download {', '.join(patterns)} of Hub dataset {repo_id!r} ({type(error).__name__}: "
+            f"{_first_line(error)}); check the repo id, revision and token (HF_TOKEN), or pass a local release folder"
+        ) from None

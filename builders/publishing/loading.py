@@ -1,0 +1,136 @@
+"""Read a release back: find one configuration's files (folder or Hub), check them against the manifest, decrypt.
+
+The result is a list of local Parquet files for `datasets` to read.  Sealed shards are opened into a folder of
+the `datasets` cache named after the digests of exactly those shards; they are decrypted into a staging folder
+that is renamed into place only when every shard authenticated and matched its manifest digest, so an error
+leaves no decrypted byte behind.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from encryption.aead_stream import SealedFileError, check_passphrase, unseal_file
+
+from .errors import ReleaseError
+from .hub import download
+from .manifest import MANIFEST, Entry, Manifest, file_digest, verify
+from .phantomwiki import DATASET, hub_config_name
+from .shards import PLAIN_SUFFIX, SEALED_SUFFIX
+
+DECRYPTED = "leakproof_published"  # folder of decrypted shards inside the `datasets` cache
+_REPO_ID = re.compile(r"^[\w.-]+/[\w.-]+$")
+
+
+@dataclass(frozen=True)
+class Opened:
+    """One configuration of a release, ready for `datasets`: local Parquet files and the rows the manifest promises."""
+
+    config_name: str
+    files: list[Path]
+    rows: int
+    source: str
+
+
+def _locate(source: str | Path, config_name: str, revision: str | None, hub_cache: Path | None, token: str | None,
+            endpoint: str | None) -> tuple[Path, Manifest, str]:
+    """(folder, manifest, how to fix a bad file) for a local release folder or a Hub repository."""
+    path = Path(source).expanduser()
+    if path.is_dir():
+        return path, Manifest.read(path), f"publish {path} again, or copy the release again"
+    text = str(source)
+    if not _REPO_ID.match(text) or text.startswith((".", "/", "~")):
+        raise ReleaseError(f"{text!r} is neither a release folder nor a Hub dataset id of the form ORG/NAME")
+    snapshot = download(text, [MANIFEST], revision=revision, cache_dir=hub_cache, token=token, endpoint=endpoint)
+    manifest = Manifest.read(snapshot)
+    paths = [entry.path for entry in manifest.entries(config_name)]
+    if paths:  # the snapshot folder is named by its commit: the shards come from the manifest's own commit
+        download(text, paths, revision=snapshot.name, cache_dir=hub_cache, token=token, endpoint=endpoint)
+    return snapshot, manifest, f"re-download it (delete {snapshot.parent.parent} to start afresh) or ask the publisher"
+
+
+def _entries(manifest: Manifest, config_name: str, folder: Path) -> list[Entry]:
+    """The manifest's files of `config_name`, checked for agreement with the manifest and with the folder."""
+    if manifest.dataset != DATASET:
+        raise ReleaseError(f"{folder} is a {manifest.dataset!r} release, not {DATASET!r}; load it with its own loader")
+    entries = manifest.entries(config_name)
+    if not entries and config_name in manifest.empty:
+        raise ReleaseError(f"configuration {config_name!r} has no rows, so this release left it out")
+    if not entries:
+        names = ", ".join(manifest.config_names())
+        raise ReleaseError(f"configuration {config_name!r} is not in this release; it holds {names}")
+    for entry in entries:
+        expected = SEALED_SUFFIX if manifest.encryption else PLAIN_SUFFIX
+        if not entry.path.endswith(expected) or (manifest.encryption and entry.plaintext_sha256 is None):
+            raise ReleaseError(
+                f"{MANIFEST} does not match its files: {entry.path} should be a {expected} file"
+                f"{' with a plaintext digest' if manifest.encryption else ''}; re-publish the release"
+            )
+    folders = {(folder / entry.path).parent for entry in entries}
+    listed = {entry.path for entry in manifest.files}
+    for directory in folders:
+        for found in sorted(directory.glob(f"*{SEALED_SUFFIX if manifest.encryption else PLAIN_SUFFIX}")):
+            relative = found.relative_to(folder).as_posix()
+            if relative not in listed:
+                raise ReleaseError(
+                    f"{relative} is in the release folder but not in {MANIFEST}: the folder and its manifest do not "
+                    "match; remove the file or re-publish the release"
+                )
+    return entries
+
+
+def _decrypted(folder: Path, entries: list[Entry], passphrase: str, cache_root: Path, config_name: str) -> list[Path]:
+    """Open every sealed shard into the cache (or reuse an earlier opening whose digests still match)."""
+    key = hashlib.sha256("".join(f"{e.path}:{e.sha256}\n" for e in entries).encode()).hexdigest()[:16]
+    target = cache_root / DECRYPTED / f"{config_name}-{key}"
+    names = [Path(entry.path).name.removesuffix(SEALED_SUFFIX) + PLAIN_SUFFIX for entry in entries]
+    expected = [(entry.plaintext_size, entry.plaintext_sha256) for entry in entries]
+    if all((target / name).is_file() and file_digest(target / name) == digest for name, digest in zip(names, expected)):
+        try:  # an earlier opening is reused only for the right passphrase
+            for entry in entries:
+                check_passphrase(folder / entry.path, passphrase, where=entry.path)
+        except SealedFileError as error:
+            raise ReleaseError(str(error)) from None
+        return [target / name for name in names]
+    staging = target.with_name(f"{target.name}.partial-{os.getpid()}")
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    try:
+        for name, entry in zip(names, entries):
+            try:
+                unseal_file(folder / entry.path, staging / name, passphrase, where=entry.path)
+            except SealedFileError as error:
+                raise ReleaseError(str(error)) from None
+            if file_digest(staging / name) != (entry.plaintext_size, entry.plaintext_sha256):
+                raise ReleaseError(
+                    f"{entry.path} decrypts, but not to the Parquet bytes {MANIFEST} lists: the release and its "
+                    "manifest do not match; re-publish the release"
+                )
+        shutil.rmtree(target, ignore_errors=True)
+        os.replace(staging, target)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return [target / name for name in names]
+
+
+def open_release(source: str | Path, name: str, *, passphrase: str | None = None, cache_root: Path,
+                 revision: str | None = None, hub_cache: Path | None = None, token: str | None = None,
+                 endpoint: str | None = None) -> Opened:
+    """Check and, if sealed, decrypt configuration `name` of a release; return its local Parquet files."""
+    config_name = hub_config_name(name)
+    folder, manifest, fix = _locate(source, config_name, revision, hub_cache, token, endpoint)
+    entries = _entries(manifest, config_name, folder)
+    verify(folder, entries, fix)
+    rows = sum(entry.rows for entry in entries)
+    if not manifest.encryption:
+        return Opened(config_name, [folder / entry.path for entry in entries], rows, str(source))
+    if not passphrase:
+        raise ReleaseError(
+            f"{config_name} of {source} is encrypted: pass passphrase=... (the release's README.md gives it)"
+        )
+    return Opened(config_name, _decrypted(folder, entries, passphrase, cache_root, config_name), rows, str(source))

@@ -1,0 +1,257 @@
+"""Publish PhantomWiki configurations as one folder that is exactly a Hub dataset repository.
+
+    {config}/test-00000-of-0000N.parquet        plain shards (or .parquet-aead, sealed), per configuration
+    README.md                                   the dataset card (cards/phantom_wiki.md)
+    manifest.json                               every file with its configuration, subset, rows, size, sha256
+
+Hub configuration names follow the package's grammar: the universe name (``n5000_s1``, ``n500_d10_s3``)
+for the questions and ``{universe}_{subset}`` for the other subsets.  Each universe is generated once
+and its subsets are streamed into shards, so peak memory is that of generating the universe.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import cards
+
+from .. import __version__
+from ..digest import code_digest
+from ..neoqa import CONFIG_NAMES as NEOQA_CONFIG_NAMES
+from ..phantomwiki import generate as engine
+from ..phantomwiki.config import DEFAULT_SUBSET, SUBSETS, ConfigError, Settings, parse_name, settings_from
+from ..phantomwiki.features import FEATURES
+from .card import CARD, hub_configs, render, size_category
+from .errors import PublishError
+from .hub import open_repo
+from .manifest import ENCRYPTION, MANIFEST, Entry, Manifest
+from .neoqa import refuse
+from .shards import MAX_SHARD_BYTES, PLAIN_SUFFIX, SEALED_SUFFIX, shard_schema, write_shards
+
+DATASET = "phantom_wiki"
+REPO_PLACEHOLDER = "<org>/<name>"
+
+Progress = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class Release:
+    """A release folder (None once a temporary one is uploaded and removed), its manifest, and the Hub commit."""
+
+    folder: Path | None
+    manifest: Manifest
+    commit_url: str | None = None
+
+    def files(self) -> list[str]:
+        """Every file of the release, relative to its folder: the shards, the card and the manifest."""
+        return [entry.path for entry in self.manifest.files] + [CARD, MANIFEST]
+
+
+def universe_name(size: int, depth: int, seed: int) -> str:
+    """The canonical universe name: the depth is left out when it is the default."""
+    return f"n{size}" + (f"_d{depth}" if depth != Settings.depth else "") + f"_s{seed}"
+
+
+def hub_config_name(name: str) -> str:
+    """The Hub configuration holding `name` (any spelling the grammar allows): n5000_d20_s1_questions -> n5000_s1."""
+    size, depth, seed, subset = parse_name(name)
+    universe = universe_name(size, depth, seed)
+    return universe if subset == DEFAULT_SUBSET else f"{universe}_{subset}"
+
+
+def _universes(configurations: Sequence[str], knobs: dict[str, object]) -> list[tuple[str, Settings]]:
+    """(canonical name, settings) of each configuration, refusing subset suffixes and repeats."""
+    if isinstance(configurations, str):
+        configurations = [configurations]
+    if not configurations:
+        raise ConfigError("give at least one configuration to publish, e.g. n5000_s1")
+    universes: dict[str, Settings] = {}
+    for name in configurations:
+        if name in NEOQA_CONFIG_NAMES:
+            raise refuse(repr(name), "it is a NeoQA configuration: decrypted or rebuilt NeoQA rows")
+        size, depth, seed, subset = parse_name(name)
+        if name.endswith("_" + subset):
+            raise ConfigError(
+                f"publish works on whole universes: give {name.removesuffix('_' + subset)!r} and choose subsets "
+                f"with --subsets (subsets=[...])"
+            )
+        canonical = universe_name(size, depth, seed)
+        if canonical in universes:
+            raise ConfigError(f"configuration {canonical!r} is given twice")
+        universes[canonical] = settings_from(name, **knobs)[0]
+    return list(universes.items())
+
+
+def _subsets(subsets: Iterable[str] | None) -> list[str]:
+    chosen = list(SUBSETS) if subsets is None else list(subsets)
+    unknown = [subset for subset in chosen if subset not in SUBSETS]
+    if unknown or not chosen:
+        what = f"unknown subset {unknown[0]!r}" if unknown else "no subset chosen"
+        raise ConfigError(f"{what}; choose from {', '.join(SUBSETS)}")
+    return [subset for subset in SUBSETS if subset in chosen]
+
+
+def _writing_order(subsets: list[str]) -> list[str]:
+    """The database (one row: the whole universe as a Prolog program) goes last, when nothing else needs the text."""
+    return [subset for subset in subsets if subset != "database"] + (["database"] if "database" in subsets else [])
+
+
+def _prepare_out(out: Path) -> Manifest | None:
+    """Refuse an `out` that holds anything but an earlier release; return that release's manifest if there is one."""
+    if not out.exists():
+        return None
+    if not out.is_dir():
+        raise PublishError(f"--out {out} is a file; give a new or empty folder")
+    if (out / MANIFEST).is_file():
+        return Manifest.read(out)
+    if any(out.iterdir()):
+        raise PublishError(f"--out {out} is not empty and holds no release ({MANIFEST}); give a new or empty folder")
+    return None
+
+
+def _replace_release(staging: Path, out: Path, old: Manifest | None, release_files: list[str]) -> None:
+    """Move the new release from `staging` into `out`, removing the files of the release that was there."""
+    out.mkdir(parents=True, exist_ok=True)
+    if old is not None:
+        for path in [entry.path for entry in old.files] + [CARD, MANIFEST]:
+            (out / path).unlink(missing_ok=True)
+    for path in release_files:
+        (out / path).parent.mkdir(parents=True, exist_ok=True)
+        os.replace(staging / path, out / path)
+    old_folders = {(out / entry.path).parent for entry in (old.files if old else [])}
+    for folder in sorted(old_folders, reverse=True):
+        if folder != out and folder.is_dir() and not any(folder.iterdir()):
+            folder.rmdir()
+
+
+def write_release(configurations: Sequence[str], out: str | Path, *, subsets: Iterable[str] | None = None,
+                  passphrase: str | None = None, passphrase_in_card: bool = True, repo_id: str | None = None,
+                  max_shard_bytes: int = MAX_SHARD_BYTES, progress: Progress | None = None, **knobs: object) -> Release:
+    """Generate each configuration once and write the chosen subsets, the card and the manifest to `out`."""
+    universes = _universes(configurations, knobs)
+    chosen = _subsets(subsets)
+    out = Path(out)
+    old = _prepare_out(out)
+    staging = out.parent / f".{out.name}.publishing-{os.getpid()}"
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    try:
+        entries: list[Entry] = []
+        empty: list[str] = []
+        with_questions = any(engine.needs(subset)[0] for subset in chosen)
+        with_articles = any(engine.needs(subset)[1] for subset in chosen)
+        for universe, settings in universes:
+            generated = engine.generate(settings, with_questions=with_questions, with_articles=with_articles,
+                                        progress=progress)
+            for subset in _writing_order(chosen):
+                if subset == "database":  # last: the articles, questions and index are freed before its one big row
+                    generated.articles, generated.questions, generated.evidence = [], [], None
+                config = universe if subset == DEFAULT_SUBSET else f"{universe}_{subset}"
+                if progress:
+                    progress(f"writing {config}")
+                features = FEATURES[subset]
+                schema = shard_schema(features.arrow_schema, features.to_dict(), cards.CANARY)
+                shards = write_shards(engine.ROWS[subset](generated), staging, f"{config}/test", schema,
+                                      passphrase=passphrase, max_bytes=max_shard_bytes)
+                entries += [Entry.of(shard, config, universe, subset) for shard in shards]
+                if not shards:
+                    empty.append(config)
+                    if progress:
+                        progress(f"{config} has no rows: left out (datasets cannot load an empty split)")
+            del generated
+        entries.sort(key=lambda e: ([u for u, _ in universes].index(e.configuration), SUBSETS.index(e.subset)))
+        if not entries:
+            raise PublishError(f"nothing to publish: every chosen subset has no rows ({', '.join(empty)}); "
+                               "check the settings")
+        manifest = Manifest(
+            dataset=DATASET, package_version=__version__, code_digest=code_digest("phantomwiki"),
+            encryption=ENCRYPTION if passphrase else None, files=entries,
+            configurations={universe: asdict(settings) for universe, settings in universes}, empty=empty,
+        )
+        manifest.write(staging)
+        (staging / CARD).write_text(
+            _card(manifest, passphrase if passphrase_in_card else None, bool(passphrase), repo_id), encoding="utf-8"
+        )
+        release = Release(out, manifest)
+        _replace_release(staging, out, old, release.files())
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return release
+
+
+def _card(manifest: Manifest, passphrase: str | None, encrypted: bool, repo_id: str | None) -> str:
+    """The dataset card of a release."""
+    fixed = cards.metadata("phantom_wiki")
+    names = manifest.config_names()
+    default = names[0]
+    universes = list(manifest.configurations)
+    metadata = {key: fixed[key] for key in ("language", "annotations_creators", "language_creators",
+                                              "multilinguality", "source_datasets", "task_categories", "tags")}
+    metadata.update(
+        license=fixed["encrypted_license"] if encrypted else fixed["license"],
+        pretty_name=f"{fixed['pretty_name']} ({', '.join(universes)})",
+        size_categories=[size_category(max(manifest.rows(name) for name in names))],
+    )
+    suffix = SEALED_SUFFIX if encrypted else PLAIN_SUFFIX
+    if encrypted:
+        metadata["viewer"] = False
+    else:
+        metadata["configs"] = hub_configs(names, default, {name: f"{name}/test-*{suffix}" for name in names})
+    configs = [
+        {"name": name, "subset": manifest.entries(name)[0].subset, "rows": manifest.rows(name),
+         "files": len(manifest.entries(name)), "bytes": sum(e.size for e in manifest.entries(name)),
+         "default": name == default}
+        for name in names
+    ]
+    return render(
+        "phantom_wiki.md", metadata, homepage=fixed["homepage"], version=manifest.package_version,
+        code_digest=manifest.code_digest, encrypted=encrypted, passphrase=passphrase, repo=repo_id or REPO_PLACEHOLDER,
+        default=default, configs=configs, universes=universes, citation=cards.text("phantom_wiki.bib"),
+        settings={u: json.dumps(s, indent=2) for u, s in manifest.configurations.items()},
+    )
+
+
+def publish(configurations: Sequence[str], out: str | Path | None = None, *, subsets: Iterable[str] | None = None,
+            encrypt: bool = False, passphrase: str | None = None, passphrase_in_card: bool = True,
+            repo_id: str | None = None, private: bool = False, revision: str | None = None, gated: str | None = None,
+            token: str | None = None, endpoint: str | None = None, max_shard_bytes: int = MAX_SHARD_BYTES,
+            progress: Progress | None = None, **knobs: object) -> Release:
+    """Write a release folder (`out`, or a temporary one) and, with `repo_id`, upload it to the Hub in one commit."""
+    if encrypt and not passphrase:
+        raise PublishError("encrypt=True needs a passphrase (CLI: --passphrase-file FILE or --passphrase-env VAR)")
+    if passphrase and not encrypt:
+        raise PublishError("a passphrase was given without encrypt=True (CLI: --encrypt); say which you mean")
+    if out is None and repo_id is None:
+        raise PublishError("say where to publish: a folder (--out DIR), a Hub repo (--repo-id ORG/NAME), or both")
+    _universes(configurations, knobs)  # a bad name or folder fails before the Hub is asked anything
+    _subsets(subsets)
+    if out is not None:
+        _prepare_out(Path(out))
+    repo = None
+    if repo_id is not None:
+        if progress:
+            progress(f"preparing {repo_id}")
+        repo = open_repo(repo_id, private=private, revision=revision, gated=gated, token=token, endpoint=endpoint)
+    temporary = tempfile.TemporaryDirectory(prefix="phantom_wiki-publish-") if out is None else None
+    try:
+        folder = Path(temporary.name) / "release" if temporary else Path(out)
+        release = write_release(configurations, folder, subsets=subsets, passphrase=passphrase if encrypt else None,
+                                passphrase_in_card=passphrase_in_card, repo_id=repo_id,
+                                max_shard_bytes=max_shard_bytes, progress=progress, **knobs)
+        if repo is None:
+            return release
+        if progress:
+            progress(f"uploading to {repo_id}")
+        manifest = release.manifest
+        message = (f"Publish {', '.join(manifest.configurations)} ({'encrypted, ' if encrypt else ''}"
+                   f"leakproof-qa {manifest.package_version}, code {manifest.code_digest})")
+        return Release(None if temporary else folder, manifest, repo.commit(folder, release.files(), message))
+    finally:
+        if temporary:
+            temporary.cleanup()

@@ -32,8 +32,7 @@ from builders.neoqa.answers import parse_answer
 
 from . import TaskSetupError
 from .ordering import interleaved
-from .phantom_wiki_tasks import template
-from .texts import keep, texts
+from .texts import keep, template, texts
 
 PREFIX = "neoqa_"
 BENCHMARK = "neoqa"

@@ -16,8 +16,6 @@ import json
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
-from functools import cache
-from pathlib import Path
 from typing import Any
 
 from builders import metrics
@@ -26,7 +24,7 @@ from builders.phantomwiki.config import ConfigError, Settings, parse_name, setti
 
 from . import TaskSetupError
 from .ordering import interleaved, seeded_order
-from .texts import keep, texts
+from .texts import keep, template, texts
 
 PREFIX = "phantom_wiki_"
 BENCHMARK = "phantom_wiki"
@@ -171,12 +169,6 @@ def load_rag_cite(**metadata: Any) -> Any:
 # --- prompts ---------------------------------------------------------------------------------------------------
 
 
-@cache
-def template(name: str) -> str:
-    """A prompt template shipped in `prompts/` (data, not code)."""
-    return (Path(__file__).resolve().parent / "prompts" / f"{name}.txt").read_text(encoding="utf-8").rstrip("\n")
-
-
 def question_prompt(doc: Mapping[str, Any]) -> str:
     """The paper's ZeroShot prompt: the whole corpus, then the question."""
     return template("phantom_wiki_zeroshot").format(evidence=texts(doc["universe"]), question=doc["question"])
@@ -220,12 +212,11 @@ def read_response(response: str) -> dict[str, Any]:
     (numbered from 1, returned as 0-based positions); one trailing full stop and outer quotes are dropped.
     """
     lines = [line.strip() for line in response.rsplit(_THINK_END, 1)[-1].splitlines() if line.strip()]
-    labelled = [index for index, line in enumerate(lines) if _ANSWER_LINE.match(line)]
-    start = labelled[-1] if labelled else 0
     if not lines:
         return {"answer": "", "citations": []}
-    first = lines[start]
-    line = _ANSWER_LINE.match(first).group(1) if labelled else first
+    labelled = [index for index, line in enumerate(lines) if _ANSWER_LINE.match(line)]
+    start = labelled[-1] if labelled else 0
+    line = _ANSWER_LINE.match(lines[start]).group(1) if labelled else lines[start]
     cited = {int(n) - 1 for text in [line, *lines[start + 1:]] for group in _CITATION.findall(text)
              for n in group.split(",")}
     answer = " ".join(_CITATION.sub(" ", line).split()).strip("*\"'` ").removesuffix(".").strip("*\"'` ")

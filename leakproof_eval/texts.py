@@ -1,4 +1,4 @@
-"""The texts a task's prompts are built from, held once per process and named by a key the documents carry.
+"""The texts prompts are built from: the templates in `prompts/`, and the documents' texts, held once per process.
 
 lm_eval keeps every document in memory and writes each one into `--log_samples` output. A PhantomWiki
 document names its articles by title and the universe by key, so the corpus is held once, not once per
@@ -7,6 +7,8 @@ question; a NeoQA document holds ids only, so the decrypted release text never r
 
 from __future__ import annotations
 
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 _TEXTS: dict[str, Any] = {}
@@ -25,3 +27,9 @@ def texts(key: str) -> Any:
     except KeyError:
         raise KeyError(f"no texts loaded for {key!r}: documents of these tasks are built by the task's own loader "
                        "in the same process") from None
+
+
+@cache
+def template(name: str) -> str:
+    """A prompt template shipped in `prompts/` (data, not code), e.g. `template("neoqa")`."""
+    return (Path(__file__).resolve().parent / "prompts" / f"{name}.txt").read_text(encoding="utf-8").rstrip("\n")

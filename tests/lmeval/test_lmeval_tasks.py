@@ -152,3 +152,19 @@ def test_interleaving_is_a_seeded_permutation():
     assert once == interleaved(rows, lambda r: r[1], seed=5, label="x")
     assert once != interleaved(rows, lambda r: r[1], seed=6, label="x")
     assert sorted(once) == rows
+
+
+def test_the_wrapper_reports_bad_metadata_in_one_line(monkeypatch, capsys):
+    import lm_eval.tasks
+
+    from leakproof_eval.__main__ import main
+
+    class OnlyTheseTasks(lm_eval.tasks.TaskManager):  # skips indexing lm_eval's built-in tasks (~20 s); nothing else
+        def __init__(self, *args, **kwargs) -> None:
+            super().__init__(*args, include_defaults=False, **kwargs)
+
+    monkeypatch.setattr(lm_eval.tasks, "TaskManager", OnlyTheseTasks)
+    monkeypatch.setattr(sys, "argv", list(sys.argv))
+    code = main(["run", "--model", "oracle", "--tasks", "phantom_wiki_rag", "--metadata", '{"phantom_wiki_colour": 1}'])
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert code == 2 and last.startswith("leakproof_eval: unknown metadata key phantom_wiki_colour; the keys are")

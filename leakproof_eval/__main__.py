@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 
 from . import TaskSetupError, tasks_path
@@ -21,7 +22,7 @@ USAGE = "usage: python -m leakproof_eval {run <lm_eval arguments> | tasks-path}"
 def _pushes_neoqa_samples(args: list[str]) -> bool:
     """True when the arguments ask to push samples to the Hub and mention NeoQA (a task, a tag or its metadata)."""
     joined = ",".join(args).lower().replace(" ", "")
-    return "push_samples_to_hub=true" in joined and "neoqa" in joined
+    return re.search(r"push_samples_to_hub\"?[=:]\"?(true|1|yes)\b", joined) is not None and "neoqa" in joined
 
 
 def run(args: list[str]) -> int:

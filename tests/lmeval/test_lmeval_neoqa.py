@@ -168,3 +168,16 @@ def test_the_wrapper_refuses_to_push_neoqa_samples_to_the_hub(capsys, tmp_path):
                            "--hf_hub_log_args", "hub_results_org=me,push_samples_to_hub=True"])
     assert code == 2 and "refusing to push NeoQA samples" in capsys.readouterr().err
     assert not out.exists()  # refused before lm_eval ran
+
+
+@pytest.mark.parametrize("args, refused", [
+    (["--tasks", "neoqa", "--hf_hub_log_args", "push_samples_to_hub=True"], True),
+    (["--tasks", "neoqa_gen", "--hf_hub_log_args", "hub_results_org=me,push_samples_to_hub=1"], True),
+    (["-t", "neoqa_tasks", "--hf_hub_log_args", '{"push_samples_to_hub": true}'], True),
+    (["--tasks", "neoqa", "--hf_hub_log_args", "push_results_to_hub=True,push_samples_to_hub=False"], False),
+    (["--tasks", "phantom_wiki", "--hf_hub_log_args", "push_samples_to_hub=True"], False),
+])
+def test_the_wrapper_refuses_exactly_the_runs_that_would_push_neoqa_samples(args, refused):
+    from leakproof_eval.__main__ import _pushes_neoqa_samples
+
+    assert _pushes_neoqa_samples(args) is refused

@@ -64,22 +64,28 @@ def test_bad_metadata_is_a_one_line_error_naming_the_key(metadata, message):
     assert message in str(error.value) and "\n" not in str(error.value)
 
 
+def docs(task: str, **metadata) -> list[dict]:
+    """The documents of one task, in lm_eval's order."""
+    return list(task_manager(**metadata).load([task])["tasks"][task].eval_docs)
+
+
 def docs_and_prompts(task: str, **metadata) -> list[tuple[dict, str]]:
+    """The documents of one task with the prompt lm_eval sends for each."""
     built = task_manager(**metadata).load([task])["tasks"][task]
     return [(doc, built.doc_to_text(doc)) for doc in built.eval_docs]
 
 
 def test_seed_size_and_settings_in_the_metadata_reach_the_universe(universes):
-    docs = docs_and_prompts("phantom_wiki_instances", phantom_wiki_config="n500_s1", phantom_wiki_size=60,
+    shown = docs_and_prompts("phantom_wiki_instances", phantom_wiki_config="n500_s1", phantom_wiki_size=60,
                             phantom_wiki_seed=3, phantom_wiki_questions_per_template=2, phantom_wiki_instance_documents=4,
                             phantom_wiki_document_format="html", phantom_wiki_cache_dir=universes)
-    assert {doc["universe"].split("#")[0] for doc, _ in docs} == {"n60_d20_s3_instances"}
-    assert len({doc["question_id"] for doc, _ in docs}) <= 2 * 50  # two questions per template
-    sufficient = [doc for doc, _ in docs if doc["answerable"] == "sufficient"]
+    assert {doc["universe"].split("#")[0] for doc, _ in shown} == {"n60_d20_s3_instances"}
+    assert len({doc["question_id"] for doc, _ in shown}) <= 2 * 50  # two questions per template
+    sufficient = [doc for doc, _ in shown if doc["answerable"] == "sufficient"]
     sizes = [(len(doc["document_titles"]), len(doc["citations"])) for doc in sufficient]
     assert all(cited <= shown <= max(4, cited) for shown, cited in sizes)  # 4 documents, unless the evidence needs more
     assert (4, 2) in sizes
-    assert all("<article>\n<h1>" in prompt for _, prompt in docs)
+    assert all("<article>\n<h1>" in prompt for _, prompt in shown)
 
 
 def test_two_seeds_give_two_universes_and_one_seed_the_same_prompts_every_time(tmp_path):
@@ -127,22 +133,22 @@ def test_cite_prompts_number_the_documents_the_citations_point_at(universes):
 @pytest.mark.parametrize("task, config", [("phantom_wiki_instances", "n50_s1"), ("phantom_wiki_instances", "n500_s1"),
                                           ("phantom_wiki_rag", "n500_s1")])
 def test_every_prefix_of_two_or_more_documents_holds_both_sides_in_proportion(universes, task, config):
-    docs = [doc for doc, _ in docs_and_prompts(task, phantom_wiki_config=config, phantom_wiki_cache_dir=universes)]
-    answerable = [doc["answerable"] == "sufficient" for doc in docs]
-    share = sum(answerable) / len(docs)
+    ordered = docs(task, phantom_wiki_config=config, phantom_wiki_cache_dir=universes)
+    answerable = [doc["answerable"] == "sufficient" for doc in ordered]
+    share = sum(answerable) / len(ordered)
     seen = 0
     for length, flag in enumerate(answerable, 1):
         seen += flag
         assert abs(seen - share * length) <= 1, length
         if length >= 2:
             assert 0 < seen < length, length
-    assert len({doc["id"] for doc in docs}) == len(docs)
+    assert len({doc["id"] for doc in ordered}) == len(ordered)
 
 
 def test_neoqa_documents_interleave_the_answerable_and_must_deflect_sides(neoqa_release):
-    docs = [doc for doc, _ in docs_and_prompts("neoqa", neoqa_data_dir=str(neoqa_release), neoqa_decryption_key=23456,
-                                               neoqa_cache_dir=str(neoqa_release / "cache"))]
-    sides = [doc["answerable"] == ANSWERABLE_LABEL for doc in docs]
+    ordered = docs("neoqa", neoqa_data_dir=str(neoqa_release), neoqa_decryption_key=23456,
+                   neoqa_cache_dir=str(neoqa_release / "cache"))
+    sides = [doc["answerable"] == ANSWERABLE_LABEL for doc in ordered]
     assert sides[0] and not sides[1] and all(any(sides[:n]) and not all(sides[:n]) for n in range(2, len(sides) + 1))
 
 

@@ -84,7 +84,7 @@ def test_seed_size_and_settings_in_the_metadata_reach_the_universe(universes):
     sufficient = [doc for doc, _ in shown if doc["answerable"] == "sufficient"]
     sizes = [(len(doc["document_titles"]), len(doc["citations"])) for doc in sufficient]
     assert all(cited <= shown <= max(4, cited) for shown, cited in sizes)  # 4 documents, unless the evidence needs more
-    assert (4, 2) in sizes
+    assert any(shown == 4 > cited for shown, cited in sizes)
     assert all("<article>\n<h1>" in prompt for _, prompt in shown)
 
 

@@ -95,25 +95,25 @@ def neoqa_scores(instances: Iterable[Mapping[str, Any]], predictions: Mapping[st
 ANSWER_SEPARATOR: str = ","
 DEFLECTION: str = "insufficient information"
 """What prompts ask a model to output when the documents do not suffice; the gold answer of insufficient instances."""
+# How models decline, after `_normal` (lower case, straight apostrophes, "can't" -> "cannot", "don't" -> "do not").
+# Phrases count anywhere in the answer, as whole words; "unknown" and the like only as the whole answer or
+# in "is unknown", so a name such as "Ann Unknown" or "Unknownson Lee" is an answer, not a deflection.
 _DEFLECTION_PHRASES: tuple[str, ...] = (
-    DEFLECTION,
-    "unanswerable",
-    "not answerable",
-    "cannot be answered",
-    "can't be answered",
-    "cannot answer",
-    "can't answer",
-    "cannot be determined",
-    "can't be determined",
-    "cannot determine",
-    "not enough information",
-    "insufficient evidence",
-    "not enough evidence",
-    "not sufficient",
-    "no answer",
-    "unknown",
+    r"(?:insufficient|not enough|no) (?:information|evidence|data|context|details?)",
+    r"not sufficient",
+    r"unanswerable|not answerable|no answer",
+    r"cannot be (?:answered|determined|known|inferred|found)",
+    r"(?:cannot|unable to|not able to|impossible to|not possible to) (?:answer|determine|tell|say|know|infer)",
+    r"(?:do|does|did) not know|dont know",
+    r"(?:is|are) not (?:mentioned|stated|specified|provided|given)",
+    r"(?:do|does) not (?:mention|state|specify|provide|contain|say|include)",
+    r"(?:is|are|remains?) unknown",
 )
-_DEFLECTION_PATTERN = re.compile(r"\b(?:" + "|".join(re.escape(p) for p in _DEFLECTION_PHRASES) + r")\b")
+_WHOLE_ANSWER_DEFLECTIONS: tuple[str, ...] = ("unknown", "insufficient", "n/a", "idk", "not known")
+_DEFLECTION_PATTERN = re.compile(r"\b(?:" + "|".join(_DEFLECTION_PHRASES) + r")\b")
+_WHOLE_ANSWER_PATTERN = re.compile(r"^(?:(?:the )?answer(?: is|:)\s*)?(?:" + "|".join(
+    re.escape(p) for p in _WHOLE_ANSWER_DEFLECTIONS) + r")$")
+_CONTRACTIONS: tuple[tuple[str, str], ...] = (("can't", "cannot"), ("can not", "cannot"), ("n't", " not"))
 
 
 def answer_set(answer: str | Sequence[str]) -> set[str]:
@@ -136,11 +136,18 @@ def answer_scores(predicted: str | Sequence[str], gold: Sequence[str]) -> dict[s
     return {"precision": precision, "recall": recall, "f1": f1, "exact_match": float(p == g)}
 
 
+def _normal(text: str) -> str:
+    """Lower case, straight apostrophes, contractions spelled out, one space between words, no outer quotes or stops."""
+    text = " ".join(text.lower().replace("\u2019", "'").replace("\u2018", "'").split())
+    for short, full in _CONTRACTIONS:
+        text = text.replace(short, full)
+    return text.strip(" .!\"'`")
+
+
 def is_deflection(answer: str | Sequence[str]) -> bool:
-    """True when an answer declines: the DEFLECTION string or a common variant ("unanswerable", "cannot be determined", ...)."""
-    text = answer if isinstance(answer, str) else ", ".join(answer)
-    normal = " ".join(text.lower().replace("’", "'").split()).strip(" .!")
-    return _DEFLECTION_PATTERN.search(normal) is not None
+    """True when an answer declines: the DEFLECTION string or a usual variant ("I don't know", "cannot be determined", ...)."""
+    normal = _normal(answer if isinstance(answer, str) else ", ".join(answer))
+    return _DEFLECTION_PATTERN.search(normal) is not None or _WHOLE_ANSWER_PATTERN.match(normal) is not None
 
 
 UNIFIED_POINTS: dict[tuple[bool, str], float] = {

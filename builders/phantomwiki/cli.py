@@ -1,5 +1,6 @@
 """`python -m phantom_wiki`: generate a configuration's subsets to files, publish configurations for the Hub,
-export a universe to Prolog, or re-solve v1 questions."""
+export a universe to Prolog, re-solve v1 questions, or print the lm-evaluation-harness task folder
+(`tasks-path`, for `lm_eval --include_path`)."""
 
 from __future__ import annotations
 
@@ -125,6 +126,13 @@ def _resolve(args: argparse.Namespace) -> int:
     return 0 if not differences else 1
 
 
+def _tasks_path(args: argparse.Namespace) -> int:
+    from leakproof_eval import tasks_path
+
+    print(tasks_path())
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     """The command-line interface."""
     top = argparse.ArgumentParser(prog="python -m phantom_wiki", description=__doc__)
@@ -156,13 +164,15 @@ def parser() -> argparse.ArgumentParser:
     res = commands.add_parser("resolve", help="re-solve v1 questions over a v1 universe")
     res.add_argument("--database", required=True, help="v1 facts.pl (or the text of v1's database config)")
     res.add_argument("--questions", required=True, help="v1 questions.json (a JSON list) or JSON lines")
+    commands.add_parser("tasks-path", help="print the lm-evaluation-harness task folder, for lm_eval --include_path")
     return top
 
 
 def main(argv: list[str]) -> int:
     """Run one command; user errors end in a one-line message."""
     args = parser().parse_args(argv)
-    handlers = {"generate": _generate, "publish": _publish, "prolog": _prolog, "resolve": _resolve}
+    handlers = {"generate": _generate, "publish": _publish, "prolog": _prolog, "resolve": _resolve,
+                "tasks-path": _tasks_path}
     try:
         return handlers[args.command](args)
     except (ConfigError, ValueError, FileNotFoundError) as error:

@@ -44,21 +44,55 @@ def test_exact_match_ignores_order_case_and_spaces_and_counts_compare_as_text():
     assert answer_scores("", ["Ann Lee"]) == {"precision": 0.0, "recall": 0.0, "f1": 0.0, "exact_match": 0.0}
 
 
-@pytest.mark.parametrize("text", [
-    DEFLECTION,
-    "Insufficient information.",
-    "I cannot answer because the question is unanswerable with the documents.",
-    "The answer cannot be determined from the documents",
-    "There is not enough information to say.",
-    "Unknown",
-])
-def test_deflections_are_recognised(text):
-    assert is_deflection(text)
+DEFLECTION_TABLE = [  # (answer, is a deflection)
+    (DEFLECTION, True),
+    ("Insufficient information.", True),
+    ("insufficient evidence", True),
+    ("I cannot answer because the question is unanswerable with the documents.", True),  # CReSt's refusal
+    ("The answer cannot be determined from the documents", True),
+    ("It can't be determined.", True),
+    ("cannot determine", True),
+    ("There is not enough information to say.", True),
+    ("Not enough evidence.", True),
+    ("I don't know", True),
+    ("I don\u2019t know.", True),
+    ("I do not know", True),
+    ("We dont know", True),
+    ("Unknown", True),
+    ("unknown.", True),
+    ("The answer is unknown", True),
+    ("The mother of Ann Lee is unknown.", True),
+    ("N/A", True),
+    ("The documents do not mention her father.", True),
+    ("Her father is not mentioned in the documents.", True),
+    ("I am unable to answer this question.", True),
+    ("It is impossible to tell from the evidence.", True),
+    ("The evidence is not sufficient.", True),
+    ("There is no information about Bo Li.", True),
+    ("No answer", True),
+    ("Ann Lee", False),
+    ("Ann Lee, Bo Li", False),
+    ("3", False),
+    ("0", False),
+    ("Unknownson Lee", False),
+    ("Ann Unknown", False),
+    ("Unknown Lee", False),
+    ("The information is sufficient: Bo Li", False),
+    ("Noel Knowles", False),
+    ("None", False),  # an answer: no such person
+    ("Nobody", False),
+    ("1990-05-01", False),
+    ("", False),
+]
 
 
-@pytest.mark.parametrize("text", ["Ann Lee", "3", "Unknownson Lee", "The information is sufficient: Bo Li"])
-def test_answers_are_not_deflections(text):
-    assert not is_deflection(text)
+@pytest.mark.parametrize("text, expected", DEFLECTION_TABLE)
+def test_deflection_detection_follows_the_table(text, expected):
+    assert is_deflection(text) is expected
+
+
+def test_a_gold_list_holding_the_deflection_is_a_deflection():
+    assert is_deflection([DEFLECTION]) and not is_deflection(["Ann Unknown", "Bo Li"])
 
 
 def test_unified_points_follow_crest_table_2():

@@ -1,0 +1,61 @@
+"""`python -m leakproof_eval`: lm_eval's own command line with these tasks included and the no-weights models registered.
+
+    python -m leakproof_eval run --model oracle --tasks phantom_wiki_instances --limit 100
+    python -m leakproof_eval run --model local-completions --model_args model=M,base_url=URL,tokenizer_backend=none \
+        --tasks phantom_wiki --metadata '{"phantom_wiki_seed": 7}'
+    python -m leakproof_eval tasks-path        # the folder for lm_eval's --include_path
+
+`run` takes exactly lm_eval's arguments; it adds `--include_path <tasks>` when none is given, and refuses
+`push_samples_to_hub` for NeoQA tasks (a model's responses may quote the CC BY-ND articles).
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+
+from . import TaskSetupError, tasks_path
+
+USAGE = "usage: python -m leakproof_eval {run <lm_eval arguments> | tasks-path}"
+
+
+def _pushes_neoqa_samples(args: list[str]) -> bool:
+    """True when the arguments ask to push samples to the Hub and mention NeoQA (a task, a tag or its metadata)."""
+    joined = ",".join(args).lower().replace(" ", "")
+    return re.search(r"push_samples_to_hub\"?[=:]\"?(true|1|yes)\b", joined) is not None and "neoqa" in joined
+
+
+def run(args: list[str]) -> int:
+    """Register the models, then hand the arguments to lm_eval's CLI as `lm_eval run ...` would."""
+    from lm_eval.__main__ import cli_evaluate
+
+    from . import models  # noqa: F401  (registration)
+
+    if _pushes_neoqa_samples(args):
+        print("leakproof_eval: refusing to push NeoQA samples to the Hub: the model's responses may quote the "
+              "CC BY-ND 4.0 articles; drop push_samples_to_hub or the NeoQA tasks", file=sys.stderr)
+        return 2
+    if not any(arg == "--include_path" or arg.startswith("--include_path=") for arg in args):
+        args = [*args, "--include_path", tasks_path()]
+    sys.argv = ["lm_eval", "run", *args]
+    try:
+        cli_evaluate()
+    except TaskSetupError as error:
+        print(f"leakproof_eval: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    """Dispatch `run` and `tasks-path`."""
+    if argv[:1] == ["tasks-path"] and len(argv) == 1:
+        print(tasks_path())
+        return 0
+    if argv[:1] == ["run"]:
+        return run(argv[1:])
+    print(USAGE, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

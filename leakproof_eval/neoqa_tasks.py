@@ -1,0 +1,227 @@
+"""NeoQA as lm-eval tasks: the release from `--metadata`, the paper's prompt, scored by `builders.metrics.neoqa_scores`.
+
+`neoqa` is multiple choice (lm_eval compares the likelihood of the option numbers " 1" ... " 7");
+`neoqa_gen` lets the model write, and reads its `Answer: N` with `builders.neoqa.parse_answer`.
+Options are numbered from 1, as the release's parser expects. Metadata keys (defaults in the YAML):
+`neoqa_data_dir` (required: the directory of the release files), `neoqa_decryption_key` (the
+release's is 23456), `neoqa_config` (`neoqa`, `optimal-evidence` or `context-ablation`),
+`neoqa_split` (`test` or `dev`), `neoqa_seed` (answer-option and document shuffles) and `neoqa_cache_dir`.
+
+License (CC BY-ND 4.0): a document holds ids only (instance, question, articles) and the text lives in
+`texts`; after the model has answered, `NeoQATask` replaces each prompt by a one-line marker with the
+instance id and the prompt's sha256, so `--log_samples` writes, and `--hf_hub_log_args` can push,
+no release text (the model's own responses are logged as written).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from lm_eval.api.instance import Instance
+from lm_eval.api.task import ConfigurableTask
+
+import builders.neoqa as engine
+from builders import metrics
+from builders.neoqa.answers import parse_answer
+
+from . import TaskSetupError
+from .ordering import interleaved
+from .texts import keep, template, texts
+
+PREFIX = "neoqa_"
+BENCHMARK = "neoqa"
+_KEYS = ("data_dir", "decryption_key", "config", "split", "seed", "cache_dir")
+METRICS: tuple[str, ...] = ("adt_score", "accuracy_answerable", "accuracy_deflection", "accuracy")
+CATEGORY_METRICS: dict[str, str] = {
+    "accuracy_" + category.replace("-", "_").replace("/", "_"): category for category in metrics.NEOQA_CATEGORIES
+}
+"""Metric name -> NeoQA Table 4 column, e.g. accuracy_multi_hop_insufficient -> multi-hop/insufficient."""
+
+
+@dataclass(frozen=True)
+class Release:
+    """Which release files, which instance set and split, and how to shuffle and cache them."""
+
+    data_dir: str
+    decryption_key: int | str | None
+    config: str
+    split: str
+    seed: int
+    cache_dir: str | None
+
+    def key(self) -> str:
+        """A key naming this release's texts in this process (no text in it)."""
+        fields = [str(Path(self.data_dir).expanduser().resolve()), self.decryption_key, self.config, self.split, self.seed]
+        return f"neoqa_{self.config}_{self.split}_s{self.seed}#" + hashlib.sha256(json.dumps(fields).encode()).hexdigest()[:12]
+
+
+def release_from(metadata: Mapping[str, Any]) -> Release:
+    """The release the `neoqa_*` metadata keys describe; anything wrong is a one-line TaskSetupError."""
+    ours = {key[len(PREFIX):]: value for key, value in metadata.items() if key.startswith(PREFIX)}
+    unknown = sorted(set(ours) - set(_KEYS))
+    if unknown:
+        raise TaskSetupError(f"unknown metadata key {PREFIX}{unknown[0]}; the keys are "
+                             + ", ".join(PREFIX + key for key in _KEYS))
+    if not ours.get("data_dir"):
+        raise TaskSetupError("NeoQA needs its release files: pass --metadata "
+                             "'{\"neoqa_data_dir\": \"<directory of dev/test.*.jsonl>\", \"neoqa_decryption_key\": 23456}'")
+    config, split, seed = ours.get("config", "neoqa"), ours.get("split", "test"), ours.get("seed", 1)
+    if config not in engine.INSTANCE_SETS:
+        raise TaskSetupError(f"{PREFIX}config={config!r}: choose an instance set, one of {', '.join(engine.INSTANCE_SETS)}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise TaskSetupError(f"{PREFIX}seed={seed!r} must be an integer")
+    try:
+        engine.check_config(config, split)
+    except ValueError as error:
+        raise TaskSetupError(f"{PREFIX}split: {error}") from None
+    cache_dir = ours.get("cache_dir")
+    return Release(str(ours["data_dir"]), ours.get("decryption_key"), config, split, seed,
+                   None if cache_dir is None else str(cache_dir))
+
+
+def load_neoqa(**metadata: Any) -> Any:
+    """Instances of one split as id-only documents (answerable and must-deflect interleaved); texts held in `texts`."""
+    import datasets
+
+    import neoqa
+
+    release = release_from(metadata)
+    source = {"split": release.split, "data_dir": release.data_dir, "decryption_key": release.decryption_key,
+              "cache_dir": release.cache_dir}
+    try:
+        rows = neoqa.load_dataset(release.config, seed=release.seed, include_documents=False, **source).to_list()
+        news = neoqa.load_dataset("news", **source)
+    except (ValueError, FileNotFoundError) as error:
+        raise TaskSetupError(f"neoqa: {error}") from None
+    key = keep(release.key(), {
+        "instances": {row["instance_id"]: {"question": row["question"], "date": row["date"],
+                                           "options": row["answer_options"]} for row in rows},
+        "articles": {row["article_id"]: {"headline": row["headline"], "date": row["date"], "passages": row["passages"]}
+                     for row in news},
+    })
+    docs = [
+        {"benchmark": BENCHMARK, "release": key, "instance_id": row["instance_id"], "question_id": row["question_id"],
+         "question_family_id": row["question_family_id"], "timeline_id": row["timeline_id"],
+         "category": row["category"], "answerable": row["answerable"], "gold_answer_idx": row["gold_answer_idx"],
+         "choices": [str(number) for number in range(1, len(row["answer_options"]) + 1)],
+         "article_ids": row["use_evidence_documents"]}
+        for row in interleaved(rows, lambda r: r["answerable"] == engine.SUFFICIENT, release.seed,
+                               f"{release.config}/{release.split}")
+    ]
+    if not docs:
+        raise TaskSetupError(f"neoqa {release.config}/{release.split} has no instances")
+    return datasets.DatasetDict({"test": datasets.Dataset.from_list(docs)})
+
+
+# --- prompts -------------------------------------------------------------------------------------------------------
+
+
+def options(doc: Mapping[str, Any]) -> list[str]:
+    """The answer options of a document's instance, in the order shown."""
+    return texts(doc["release"])["instances"][doc["instance_id"]]["options"]
+
+
+def _article(number: int, article: Mapping[str, Any]) -> str:
+    return f"Article {number}: {article['headline']}\nDate: {article['date']}\n" + "\n".join(article["passages"])
+
+
+def prompt(doc: Mapping[str, Any]) -> str:
+    """The paper's prompt 1 (appendix H.35): articles, question, its date, options numbered from 1."""
+    release = texts(doc["release"])
+    instance = release["instances"][doc["instance_id"]]
+    articles = "\n\n".join(_article(n, release["articles"][i]) for n, i in enumerate(doc["article_ids"], 1))
+    numbered = "\n".join(f"{n}. {option}" for n, option in enumerate(instance["options"], 1))
+    return template("neoqa").format(articles=articles, question=instance["question"], date=instance["date"],
+                                    options=numbered)
+
+
+def multiple_choice_prompt(doc: Mapping[str, Any]) -> str:
+    """The same prompt ending in `Answer:`, so the likelihood of " N" is the model's choice of option N."""
+    return prompt(doc) + "\nAnswer:"
+
+
+def gold_number(doc: Mapping[str, Any]) -> str:
+    """The gold option's number (lm_eval logs it as the generative task's target)."""
+    return str(doc["gold_answer_idx"] + 1)
+
+
+def gold_response(doc: Mapping[str, Any]) -> str:
+    """What a perfect model writes for this document."""
+    return f"Answer: {gold_number(doc)}"
+
+
+# --- reading and scoring -------------------------------------------------------------------------------------------
+
+
+def read_choices(responses: Iterable[str], docs: Sequence[Mapping[str, Any]]) -> list[int | None]:
+    """lm_eval filter for `neoqa_gen`: the 0-based option each response chose (parse_answer), None if unreadable."""
+    return [parse_answer(response, options(doc)) for response, doc in zip(responses, docs)]
+
+
+def _scored(doc: Mapping[str, Any], prediction: int | None) -> dict[str, Any]:
+    return {key: doc[key] for key in ("instance_id", "category", "answerable", "gold_answer_idx")} | {
+        "prediction": prediction}
+
+
+def score_multiple_choice(doc: Mapping[str, Any], results: Sequence[tuple[float, bool]]) -> dict[str, Any]:
+    """The option with the highest likelihood (the first on ties, as numpy's argmax), for every NeoQA metric."""
+    likelihoods = [likelihood for likelihood, _ in results]
+    item = _scored(doc, max(range(len(likelihoods)), key=likelihoods.__getitem__))
+    return {name: item for name in (*METRICS, *CATEGORY_METRICS)}
+
+
+def score_generation(doc: Mapping[str, Any], results: Sequence[int | None]) -> dict[str, Any]:
+    """The parsed option for every NeoQA metric, and whether the response could be read at all (`parsed`)."""
+    item = _scored(doc, results[0])
+    return {name: item for name in (*METRICS, *CATEGORY_METRICS)} | {"parsed": float(results[0] is not None)}
+
+
+def neoqa_scores(items: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """builders.metrics.neoqa_scores over the per-document values lm_eval collected."""
+    return metrics.neoqa_scores(items, {item["instance_id"]: item["prediction"] for item in items})
+
+
+def _aggregation(name: str, category: str | None = None) -> Callable[[Sequence[Mapping[str, Any]]], float]:
+    """lm_eval aggregation reporting one value of neoqa_scores (NaN for a category with no instance)."""
+
+    def aggregate(items: Sequence[Mapping[str, Any]]) -> float:
+        scores = neoqa_scores(items)
+        return scores[name] if category is None else scores["per_category"].get(category, math.nan)
+
+    aggregate.__name__ = aggregate.__qualname__ = f"neoqa_{name}"
+    aggregate.__doc__ = f"`{category or name}` of builders.metrics.neoqa_scores over the evaluated documents."
+    return aggregate
+
+
+AGGREGATIONS: dict[str, Callable[[Sequence[Mapping[str, Any]]], float]] = {
+    **{name: _aggregation(name) for name in METRICS},
+    **{name: _aggregation(name, category) for name, category in CATEGORY_METRICS.items()},
+}
+
+
+def withheld(instance: Instance) -> tuple:
+    """The request's arguments with the prompt replaced by a marker: instance id and the prompt's sha256."""
+    context, *rest = instance.arguments
+    digest = hashlib.sha256(context.encode()).hexdigest()[:16]
+    marker = (f"[NeoQA prompt withheld from logs (CC BY-ND 4.0): instance {instance.doc['instance_id']}, "
+              f"sha256 {digest}]")
+    return (marker, *rest)
+
+
+class NeoQATask(ConfigurableTask):
+    """A NeoQA task whose logged samples hold no release text: prompts are withheld once the model has answered."""
+
+    def __init__(self, config: dict[str, Any] | None = None) -> None:
+        super().__init__(config={key: value for key, value in (config or {}).items() if key != "class"})
+
+    def apply_filters(self) -> None:
+        """Read the responses (the filters need the texts), then withhold every prompt before lm_eval logs it."""
+        super().apply_filters()
+        for instance in self.instances:
+            instance.arguments = withheld(instance)

@@ -1,0 +1,282 @@
+"""PhantomWiki as lm-eval tasks: a universe from `--metadata`, the paper's prompts, answers read and scored by `builders.metrics`.
+
+Tasks (YAML in `tasks/`): `phantom_wiki_questions` (the whole corpus in context, the paper's ZeroShot),
+`phantom_wiki_instances` and `phantom_wiki_rag` (documents in context, answer or deflect), and their
+`_cite` variants (answer with document numbers). Metadata keys (all optional, defaults in the YAML):
+`phantom_wiki_config` (a universe name such as `n500_s1` or `n50_d10_s3`), `phantom_wiki_size`,
+`phantom_wiki_seed`, `phantom_wiki_depth` (override those parts of the name), `phantom_wiki_<knob>` for
+every dataset setting (`instance_documents`, `distractors`, `document_format`, `retrieval_k`, ...) and
+`phantom_wiki_cache_dir` (the `datasets` cache to use).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from builders import metrics
+from builders.evidence import render
+from builders.phantomwiki.config import ConfigError, Settings, parse_name, settings_from
+
+from . import TaskSetupError
+from .ordering import interleaved, seeded_order
+from .texts import keep, template, texts
+
+PREFIX = "phantom_wiki_"
+BENCHMARK = "phantom_wiki"
+MAX_IN_CONTEXT_PEOPLE = 5000
+"""`phantom_wiki_questions` puts the whole corpus in every prompt: above this (about 2.5M characters) no model reads it."""
+_NAME_PARTS = ("size", "seed", "depth")
+_OTHER_KEYS = ("config", "cache_dir", *_NAME_PARTS)
+SUFFICIENT = "sufficient"
+EVIDENCE_METRICS: tuple[str, ...] = (
+    "accuracy_answerable", "accuracy_deflection", "adt_score", "unified_score", "precision", "recall", "f1", "exact_match",
+)
+CITATION_METRICS: tuple[str, ...] = ("citation_precision", "citation_recall")
+
+
+@dataclass(frozen=True)
+class Universe:
+    """The configuration a task's documents come from: settings, and the `datasets` cache to load them through."""
+
+    settings: Settings
+    knobs: tuple[tuple[str, Any], ...]  # the settings the metadata gave (the rest are the defaults)
+    cache_dir: str | None
+
+    @property
+    def name(self) -> str:
+        """The configuration name without a subset, e.g. `n500_d20_s1`."""
+        s = self.settings
+        return f"n{s.size}_d{s.depth}_s{s.seed}"
+
+    def key(self, subset: str) -> str:
+        """A key naming this universe's texts for one subset, readable and unique per settings."""
+        digest = hashlib.sha256(json.dumps(asdict(self.settings), sort_keys=True).encode()).hexdigest()[:12]
+        return f"{self.name}_{subset}#{digest}"
+
+    def load(self, subset: str) -> list[dict[str, Any]]:
+        """The rows of one subset, through `phantom_wiki.load_dataset` (and so through the `datasets` cache)."""
+        import phantom_wiki
+
+        rows = phantom_wiki.load_dataset(f"{self.name}_{subset}", split="test", cache_dir=self.cache_dir,
+                                          **dict(self.knobs))
+        return rows.to_list()
+
+
+def universe_from(metadata: Mapping[str, Any]) -> Universe:
+    """The universe the `phantom_wiki_*` metadata keys describe; anything wrong is a one-line TaskSetupError."""
+    ours = {key[len(PREFIX):]: value for key, value in metadata.items() if key.startswith(PREFIX)}
+    known = sorted({*Settings.knobs(), *_OTHER_KEYS})
+    unknown = sorted(set(ours) - set(known))
+    if unknown:
+        raise TaskSetupError(f"unknown metadata key {PREFIX}{unknown[0]}; the keys are "
+                             + ", ".join(PREFIX + key for key in known))
+    if "config" not in ours:
+        raise TaskSetupError(f"metadata has no {PREFIX}config; give a universe name such as n500_s1")
+    try:
+        size, depth, seed, subset = parse_name(str(ours["config"]))
+    except ConfigError as error:
+        raise TaskSetupError(f"{PREFIX}config: {error}") from None
+    if str(ours["config"]).endswith("_" + subset):
+        raise TaskSetupError(f"{PREFIX}config={ours['config']!r}: give the universe without the _{subset} suffix; "
+                             "each task picks its own subset")
+    parts = {"size": size, "depth": depth, "seed": seed}
+    for part in _NAME_PARTS:
+        if part in ours:
+            value = ours[part]
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise TaskSetupError(f"{PREFIX}{part}={value!r} must be a whole number")
+            parts[part] = value
+    knobs = {key: ours[key] for key in Settings.knobs() if key in ours}
+    try:
+        settings, _ = settings_from(f"n{parts['size']}_d{parts['depth']}_s{parts['seed']}", **knobs)
+    except ConfigError as error:
+        raise TaskSetupError(f"{PREFIX}{error}") from None
+    cache_dir = ours.get("cache_dir")
+    return Universe(settings, tuple(sorted(knobs.items())), None if cache_dir is None else str(cache_dir))
+
+
+def _dataset(docs: list[dict[str, Any]], what: str) -> Any:
+    """lm_eval's custom_dataset result: a DatasetDict with one `test` split."""
+    import datasets
+
+    if not docs:
+        raise TaskSetupError(f"{what} has no rows to evaluate; choose another configuration")
+    return datasets.DatasetDict({"test": datasets.Dataset.from_list(docs)})
+
+
+# --- loaders (lm_eval calls them as custom_dataset(**metadata)) -------------------------------------------------
+
+
+def load_questions(**metadata: Any) -> Any:
+    """`phantom_wiki_questions`: every question of the universe, in one seeded order; the corpus is held once."""
+    universe = universe_from(metadata)
+    if universe.settings.size > MAX_IN_CONTEXT_PEOPLE:
+        raise TaskSetupError(
+            f"phantom_wiki_questions puts the whole corpus in every prompt, which no model reads above "
+            f"{MAX_IN_CONTEXT_PEOPLE} people ({universe.name}); use phantom_wiki_rag or phantom_wiki_instances")
+    fmt = universe.settings.document_format
+    corpus = "\n\n".join(render(row["article"], fmt).strip() for row in universe.load("corpus"))
+    key = keep(universe.key("corpus"), corpus)
+    docs = [
+        {"benchmark": BENCHMARK, "universe": key, "id": row["id"], "question": row["question"], "answer": row["answer"],
+         "difficulty": row["difficulty"], "type": row["type"], "is_aggregation_question": row["is_aggregation_question"]}
+        for row in seeded_order(universe.load("questions"), universe.settings.seed, "questions")
+    ]
+    return _dataset(docs, f"{universe.name}_questions")
+
+
+def _evidence_docs(metadata: Mapping[str, Any], subset: str, cite: bool) -> Any:
+    """Instances or RAG rows as documents naming their articles by title, sufficient and insufficient interleaved."""
+    universe = universe_from(metadata)
+    rows = universe.load(subset)
+    key = keep(universe.key(subset), {d["title"]: d["text"] for row in rows for d in row["documents"]})
+    docs = [
+        {"benchmark": BENCHMARK, "universe": key, "cite": cite, "id": row.get("instance_id", row["question_id"]),
+         "question_id": row["question_id"], "question": row["question"], "answer": row["answer"],
+         "question_answer": row["question_answer"], "answerable": row["answerable"], "citations": row["citations"],
+         "document_titles": [d["title"] for d in row["documents"]], "difficulty": row["difficulty"],
+         "is_aggregation_question": row["is_aggregation_question"]}
+        for row in interleaved(rows, lambda r: r["answerable"] == SUFFICIENT, universe.settings.seed, subset)
+    ]
+    return _dataset(docs, f"{universe.name}_{subset}")
+
+
+def load_instances(**metadata: Any) -> Any:
+    """`phantom_wiki_instances`: evidence instances (sufficient / insufficient, with distractors)."""
+    return _evidence_docs(metadata, "instances", cite=False)
+
+
+def load_instances_cite(**metadata: Any) -> Any:
+    """`phantom_wiki_instances_cite`: the same instances, the prompt asking for document numbers."""
+    return _evidence_docs(metadata, "instances", cite=True)
+
+
+def load_rag(**metadata: Any) -> Any:
+    """`phantom_wiki_rag`: each question with its BM25 top-k articles, sufficient or not (exact)."""
+    return _evidence_docs(metadata, "rag", cite=False)
+
+
+def load_rag_cite(**metadata: Any) -> Any:
+    """`phantom_wiki_rag_cite`: the RAG rows, the prompt asking for document numbers."""
+    return _evidence_docs(metadata, "rag", cite=True)
+
+
+# --- prompts ---------------------------------------------------------------------------------------------------
+
+
+def question_prompt(doc: Mapping[str, Any]) -> str:
+    """The paper's ZeroShot prompt: the whole corpus, then the question."""
+    return template("phantom_wiki_zeroshot").format(evidence=texts(doc["universe"]), question=doc["question"])
+
+
+def evidence_prompt(doc: Mapping[str, Any]) -> str:
+    """The instance's documents in order (numbered from 1 when citations are asked for), then the question."""
+    articles = texts(doc["universe"])
+    shown = [articles[title].strip() for title in doc["document_titles"]]
+    if doc["cite"]:
+        evidence = "\n\n".join(f"Document [{number}]\n{text}" for number, text in enumerate(shown, 1))
+        return template("phantom_wiki_evidence_cite").format(evidence=evidence, question=doc["question"])
+    return template("phantom_wiki_evidence").format(evidence="\n\n".join(shown), question=doc["question"])
+
+
+def gold_text(doc: Mapping[str, Any]) -> str:
+    """The gold answer as one comma-separated string (lm_eval logs it as the target)."""
+    return f"{metrics.ANSWER_SEPARATOR} ".join(doc["answer"])
+
+
+def gold_response(doc: Mapping[str, Any]) -> str:
+    """What a perfect model writes for this document: the gold answer, with its citations when they are asked for."""
+    answer = gold_text(doc)
+    if doc.get("cite") and doc["answerable"] == SUFFICIENT:
+        answer += " " + "".join(f"[{position + 1}]" for position in doc["citations"])
+    return answer
+
+
+# --- reading a response (lm_eval filter) -------------------------------------------------------------------------
+
+_THINK_END = "</think>"
+_ANSWER_LINE = re.compile(r"^(?:final\s+)?answer\s*:\s*(.*)$", re.IGNORECASE)
+_CITATION = re.compile(r"\[\s*(\d+(?:\s*,\s*\d+)*)\s*\]")
+
+
+def read_response(response: str) -> dict[str, Any]:
+    """The answer and cited positions in a response.
+
+    Reasoning up to a final `</think>` is dropped; the answer is the last line labelled `Answer:`, or else
+    the first non-empty line; `[n]` / `[n, m]` on that line or after it are citations of documents n, m
+    (numbered from 1, returned as 0-based positions); one trailing full stop and outer quotes are dropped.
+    """
+    lines = [line.strip() for line in response.rsplit(_THINK_END, 1)[-1].splitlines() if line.strip()]
+    if not lines:
+        return {"answer": "", "citations": []}
+    labelled = [index for index, line in enumerate(lines) if _ANSWER_LINE.match(line)]
+    start = labelled[-1] if labelled else 0
+    line = _ANSWER_LINE.match(lines[start]).group(1) if labelled else lines[start]
+    cited = {int(n) - 1 for text in [line, *lines[start + 1:]] for group in _CITATION.findall(text)
+             for n in group.split(",")}
+    answer = " ".join(_CITATION.sub(" ", line).split()).strip("*\"'` ").removesuffix(".").strip("*\"'` ")
+    return {"answer": answer, "citations": sorted(cited)}
+
+
+def read_answers(responses: Iterable[str], docs: Sequence[Mapping[str, Any]]) -> list[str]:
+    """lm_eval filter for `phantom_wiki_questions`: each response's answer text."""
+    return [read_response(response)["answer"] for response in responses]
+
+
+def read_predictions(responses: Iterable[str], docs: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """lm_eval filter for the evidence tasks: each response's answer and cited positions."""
+    return [read_response(response) for response in responses]
+
+
+# --- scoring: per-document values, aggregated by builders.metrics --------------------------------------------------
+
+
+def score_question(doc: Mapping[str, Any], results: Sequence[str]) -> dict[str, float]:
+    """Answer precision, recall, F1 and exact match of one question (builders.metrics.answer_scores); lm_eval means them."""
+    return metrics.answer_scores(results[0], doc["answer"])
+
+
+def _scored(doc: Mapping[str, Any], prediction: Mapping[str, Any]) -> dict[str, Any]:
+    """What a corpus-level aggregation needs of one document: its gold fields and the prediction."""
+    return {"id": doc["id"], "answerable": doc["answerable"], "answer": list(doc["answer"]),
+            "citations": list(doc["citations"]), "prediction": dict(prediction)}
+
+
+def score_evidence(doc: Mapping[str, Any], results: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Per-document values of the evidence metrics (the answer only); the aggregations call instance_scores."""
+    item = _scored(doc, {"answer": results[0]["answer"]})
+    return {name: item for name in EVIDENCE_METRICS}
+
+
+def score_evidence_cite(doc: Mapping[str, Any], results: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Per-document values of the evidence metrics with citation precision and recall."""
+    item = _scored(doc, results[0])
+    return {name: item for name in EVIDENCE_METRICS + CITATION_METRICS}
+
+
+def evidence_scores(items: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """builders.metrics.instance_scores over the per-document values lm_eval collected."""
+    rows = [{"instance_id": item["id"], "answerable": item["answerable"], "answer": item["answer"],
+             "citations": item["citations"]} for item in items]
+    return metrics.instance_scores(rows, {item["id"]: item["prediction"] for item in items})
+
+
+def _aggregation(name: str) -> Callable[[Sequence[Mapping[str, Any]]], float]:
+    """lm_eval aggregation reporting one value of instance_scores."""
+
+    def aggregate(items: Sequence[Mapping[str, Any]]) -> float:
+        return evidence_scores(items)[name]
+
+    aggregate.__name__ = aggregate.__qualname__ = name
+    aggregate.__doc__ = f"`{name}` of builders.metrics.instance_scores over the evaluated documents."
+    return aggregate
+
+
+AGGREGATIONS: dict[str, Callable[[Sequence[Mapping[str, Any]]], float]] = {
+    name: _aggregation(name) for name in EVIDENCE_METRICS + CITATION_METRICS
+}

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install everything this project needs on Debian as root: SWI-Prolog, and a virtualenv (.venv)
-# holding the package with its test extras. Safe to run again.
+# holding the package with its test and lm-eval extras. Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export DEBIAN_FRONTEND=noninteractive
@@ -10,4 +10,4 @@ if ! command -v swipl >/dev/null 2>&1 || ! python3 -c "import venv, ensurepip" >
 fi
 python3 -m venv .venv
 .venv/bin/pip install -q --upgrade pip
-.venv/bin/pip install -q -e ".[test]"
+.venv/bin/pip install -q -e ".[test,lm-eval]"

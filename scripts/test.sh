@@ -6,7 +6,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install.sh
-.venv/bin/pip install -q -e ".[test,lm-eval]"
 python3 -m venv .venv-datasets3
 .venv-datasets3/bin/pip install -q --upgrade pip
 .venv-datasets3/bin/pip install -q "datasets==3.6.0" "huggingface_hub<1.0" .

@@ -19,7 +19,7 @@ import datasets
 
 import cards
 from builders import __version__
-from builders.digest import code_digest
+from builders.digest import PHANTOMWIKI_CODE, code_digest
 from builders.phantomwiki import generate as engine
 from builders.phantomwiki.config import ConfigError, Settings, settings_from
 from builders.phantomwiki.features import FEATURES
@@ -77,7 +77,7 @@ class PhantomWiki(datasets.GeneratorBasedBuilder):
             known = ", ".join(sorted(set(Settings.knobs()) | {"size", "seed", "depth"}))
             raise ConfigError(f"unknown setting {sorted(unknown)[0]!r}; the settings are {known}")
         # The cache path holds this digest: other generator code or data never reuses an old cache.
-        digest = code_digest("phantomwiki")
+        digest = code_digest(*PHANTOMWIKI_CODE)
         super().__init__(*args, hash=f"{hash}-{digest}" if hash else digest, **kwargs)
 
     def _info(self) -> datasets.DatasetInfo:

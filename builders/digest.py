@@ -11,14 +11,27 @@ from . import __version__
 _SUFFIXES = {".py", ".tsv", ".txt", ".pl", ".json"}
 
 
+PHANTOMWIKI_CODE = ("phantomwiki", "*.py")
+"""What phantom_wiki rows depend on: the generator's folder and the shared modules beside it (rng, evidence, ...)."""
+
+
+def digested_files(*names: str) -> list[Path]:
+    """The files a digest reads: everything below a named folder of builders/, or the files a glob names in it."""
+    root = Path(__file__).parent
+    files = []
+    for name in names:
+        target = root / name
+        paths = sorted(target.rglob("*")) if target.is_dir() else sorted(root.glob(name))
+        files += [p for p in paths if p.is_file() and p.suffix in _SUFFIXES and "__pycache__" not in p.parts]
+    return files
+
+
 @lru_cache(maxsize=None)
-def code_digest(*folders: str) -> str:
-    """sha256 over the version and every code or data file below the named folders of builders/."""
+def code_digest(*names: str) -> str:
+    """sha256 over the version and every code or data file `digested_files(*names)` lists."""
     root = Path(__file__).parent
     digest = hashlib.sha256(__version__.encode())
-    for folder in folders:
-        for path in sorted((root / folder).rglob("*")):
-            if path.is_file() and path.suffix in _SUFFIXES and "__pycache__" not in path.parts:
-                digest.update(path.relative_to(root).as_posix().encode())
-                digest.update(path.read_bytes())
+    for path in digested_files(*names):
+        digest.update(path.relative_to(root).as_posix().encode())
+        digest.update(path.read_bytes())
     return digest.hexdigest()[:16]

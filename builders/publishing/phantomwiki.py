@@ -22,7 +22,7 @@ from pathlib import Path
 import cards
 
 from .. import __version__
-from ..digest import code_digest
+from ..digest import PHANTOMWIKI_CODE, code_digest
 from ..neoqa import CONFIG_NAMES as NEOQA_CONFIG_NAMES
 from ..phantomwiki import generate as engine
 from ..phantomwiki.config import DEFAULT_SUBSET, SUBSETS, ConfigError, Settings, parse_name, settings_from
@@ -170,7 +170,7 @@ def write_release(configurations: Sequence[str], out: str | Path, *, subsets: It
             raise PublishError(f"nothing to publish: every chosen subset has no rows ({', '.join(empty)}); "
                                "check the settings")
         manifest = Manifest(
-            dataset=DATASET, package_version=__version__, code_digest=code_digest("phantomwiki"),
+            dataset=DATASET, package_version=__version__, code_digest=code_digest(*PHANTOMWIKI_CODE),
             encryption=ENCRYPTION if passphrase else None, files=entries,
             configurations={universe: asdict(settings) for universe, settings in universes}, empty=empty,
         )

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import datasets
 import pytest
 
@@ -60,6 +64,22 @@ def test_other_generator_code_never_reads_an_old_cache(tmp_path, monkeypatch):
     finally:
         builders.digest.code_digest.cache_clear()
     assert new.cache_dir != old.cache_dir
+
+
+def test_the_cache_digest_covers_every_module_that_makes_rows(tmp_path):
+    """A change to any builders module that generating runs (rng, evidence, retrieval ...) moves the cache."""
+    script = (
+        "import sys, phantom_wiki\n"
+        "for subset in ('', '_corpus', '_database', '_instances', '_rag'):\n"
+        f"    phantom_wiki.load_dataset('n30_s1' + subset, split='test', cache_dir={str(tmp_path)!r})\n"
+        "for name, module in sorted(sys.modules.items()):\n"
+        "    if name.startswith('builders') and getattr(module, '__file__', None):\n"
+        "        print('LOADED', module.__file__)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    loaded = {Path(line.split(" ", 1)[1]).resolve() for line in done.stdout.splitlines() if line.startswith("LOADED ")}
+    digested = {path.resolve() for path in builders.digest.digested_files(*builders.digest.PHANTOMWIKI_CODE)}
+    assert len(loaded) > 10 and loaded - digested == set()
 
 
 def test_a_knob_changes_the_data_and_the_cache(tmp_path):

@@ -41,7 +41,7 @@ def test_the_command_line_uploads_the_folder_byte_for_byte_in_one_commit(hub: Hu
     repo = hub.repos[f"datasets/{REPO}"]
     assert repo.private and repo.settings["gated"] == "manual"
     assert repo.messages[1:] == [f"Publish {CONFIG} (leakproof-qa {phantom_wiki.__version__}, code "
-                                 f"{phantom_wiki.code_digest('phantomwiki')})"]
+                                 f"{phantom_wiki.code_digest(*phantom_wiki.PHANTOMWIKI_CODE)})"]
     routes = [route for route in hub.requests]
     settings, commit = routes.index(("PUT", f"/api/datasets/{REPO}/settings")), routes.index(
         ("POST", f"/api/datasets/{REPO}/commit/main"))

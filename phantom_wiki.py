@@ -111,7 +111,7 @@ def publish(configurations: str | list[str], out: str | None = None, **options: 
     """Write configurations as a Hub dataset folder (Parquet shards, card, manifest) and optionally upload it.
 
     Options: subsets, encrypt, passphrase, passphrase_in_card, repo_id, private, revision, gated, token,
-    endpoint, and the generation settings; see builders.publishing.phantomwiki.publish.
+    endpoint, replace, and the generation settings; see builders.publishing.phantomwiki.publish.
     """
     from builders.publishing.phantomwiki import publish as publish_release
 

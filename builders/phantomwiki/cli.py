@@ -88,7 +88,7 @@ def _publish(args: argparse.Namespace) -> int:
     release = publish(
         args.configs, args.out, subsets=args.subsets, encrypt=args.encrypt, passphrase=_passphrase(args),
         passphrase_in_card=args.passphrase_in_card, repo_id=args.repo_id, private=args.private,
-        revision=args.revision, gated=args.gated, progress=_progress,
+        revision=args.revision, gated=args.gated, replace=args.replace, progress=_progress,
         **{knob: getattr(args, knob) for knob in Settings.knobs()},
     )
     manifest = release.manifest
@@ -156,6 +156,8 @@ def parser() -> argparse.ArgumentParser:
     pub.add_argument("--private", action="store_true", help="make the repo private")
     pub.add_argument("--revision", help="upload to this branch (created if needed)")
     pub.add_argument("--gated", choices=("auto", "manual"), help="gate access to the repo")
+    pub.add_argument("--replace", action="store_true",
+                     help="delete configurations the folder or repo holds that this release leaves out")
     _knob_arguments(pub)
     pro = commands.add_parser("prolog", help="write the universe as a Prolog program swipl consults")
     pro.add_argument("config")

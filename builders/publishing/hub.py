@@ -20,7 +20,8 @@ from .shards import PLAIN_SUFFIX, SEALED_SUFFIX
 REPO_TYPE = "dataset"
 GATING = ("auto", "manual")
 # Data files of any earlier release that the new one does not hold again are deleted in the same commit,
-# so no stale shard (of a configuration, or plain shards after an encrypted re-publish) survives.
+# so no stale shard (of a configuration, or plain shards after an encrypted re-publish) survives.  A release
+# that would drop whole configurations is refused before this unless the caller asked to replace them.
 DELETE_PATTERNS = (f"*{PLAIN_SUFFIX}", f"*{SEALED_SUFFIX}")
 
 
@@ -55,6 +56,13 @@ class HubRepo:
                 f"could not {what} of Hub dataset {self.repo_id!r} ({type(error).__name__}: {_first_line(error)}); "
                 f"{hint}"
             ) from None
+
+    def data_configs(self) -> list[str]:
+        """The configurations whose data files the repo (at the revision) holds: the first folder of each shard."""
+        with self.step("list the files already there"):
+            existing = self.api.list_repo_files(self.repo_id, repo_type=REPO_TYPE, revision=self.revision)
+        return sorted({path.split("/")[0] for path in existing
+                       if "/" in path and any(fnmatch.fnmatch(path, pattern) for pattern in DELETE_PATTERNS)})
 
     def commit(self, folder: Path, files: Sequence[str], message: str) -> str:
         """Commit `files` of `folder` in one commit, deleting stale data files; return the commit URL."""

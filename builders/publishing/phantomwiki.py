@@ -61,8 +61,7 @@ def universe_name(size: int, depth: int, seed: int) -> str:
 def hub_config_name(name: str) -> str:
     """The Hub configuration holding `name` (any spelling the grammar allows): n5000_d20_s1_questions -> n5000_s1."""
     size, depth, seed, subset = parse_name(name)
-    universe = universe_name(size, depth, seed)
-    return universe if subset == DEFAULT_SUBSET else f"{universe}_{subset}"
+    return _config_name(universe_name(size, depth, seed), subset)
 
 
 def _universes(configurations: Sequence[str], knobs: dict[str, object]) -> list[tuple[str, Settings]]:
@@ -102,14 +101,39 @@ def _writing_order(subsets: list[str]) -> list[str]:
     return [subset for subset in subsets if subset != "database"] + (["database"] if "database" in subsets else [])
 
 
-def _prepare_out(out: Path) -> Manifest | None:
-    """Refuse an `out` that holds anything but an earlier release; return that release's manifest if there is one."""
+def _config_name(universe: str, subset: str) -> str:
+    """The Hub configuration of one subset of a universe: the bare name holds the questions."""
+    return universe if subset == DEFAULT_SUBSET else f"{universe}_{subset}"
+
+
+def _config_names(universes: list[tuple[str, Settings]], subsets: list[str]) -> list[str]:
+    """The Hub configurations a release of these universes and subsets holds."""
+    return [_config_name(universe, subset) for universe, _ in universes for subset in subsets]
+
+
+def _refuse_dropping(held: Iterable[str], kept: Sequence[str], where: str) -> None:
+    """A release replaces the one already there; refuse when that would silently delete whole configurations."""
+    dropped = sorted(set(held) - set(kept))
+    if dropped:
+        raise PublishError(
+            f"{where} already holds {', '.join(dropped)}, which this release leaves out and would delete: name those "
+            "configurations and subsets too to keep them (unchanged files are not uploaded again), "
+            "or pass --replace (replace=True) to delete them"
+        )
+
+
+def _prepare_out(out: Path, names: Sequence[str], replace: bool) -> Manifest | None:
+    """Refuse an `out` that holds anything but an earlier release, or one with configurations not in `names`
+    (unless `replace`); return the earlier release's manifest if there is one."""
     if not out.exists():
         return None
     if not out.is_dir():
         raise PublishError(f"--out {out} is a file; give a new or empty folder")
     if (out / MANIFEST).is_file():
-        return Manifest.read(out)
+        old = Manifest.read(out)
+        if not replace:
+            _refuse_dropping(old.config_names(), names, f"--out {out}")
+        return old
     if any(out.iterdir()):
         raise PublishError(f"--out {out} is not empty and holds no release ({MANIFEST}); give a new or empty folder")
     return None
@@ -132,12 +156,17 @@ def _replace_release(staging: Path, out: Path, old: Manifest | None, release_fil
 
 def write_release(configurations: Sequence[str], out: str | Path, *, subsets: Iterable[str] | None = None,
                   passphrase: str | None = None, passphrase_in_card: bool = True, repo_id: str | None = None,
-                  max_shard_bytes: int = MAX_SHARD_BYTES, progress: Progress | None = None, **knobs: object) -> Release:
-    """Generate each configuration once and write the chosen subsets, the card and the manifest to `out`."""
+                  max_shard_bytes: int = MAX_SHARD_BYTES, replace: bool = False, progress: Progress | None = None,
+                  **knobs: object) -> Release:
+    """Generate each configuration once and write the chosen subsets, the card and the manifest to `out`.
+
+    An earlier release in `out` is replaced; one holding configurations this release leaves out is refused
+    unless `replace` is set.
+    """
     universes = _universes(configurations, knobs)
     chosen = _subsets(subsets)
     out = Path(out)
-    old = _prepare_out(out)
+    old = _prepare_out(out, _config_names(universes, chosen), replace)
     staging = out.parent / f".{out.name}.publishing-{os.getpid()}"
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(parents=True)
@@ -152,7 +181,7 @@ def write_release(configurations: Sequence[str], out: str | Path, *, subsets: It
             for subset in _writing_order(chosen):
                 if subset == "database":  # last: the articles, questions and index are freed before its one big row
                     generated.articles, generated.questions, generated.evidence = [], [], None
-                config = universe if subset == DEFAULT_SUBSET else f"{universe}_{subset}"
+                config = _config_name(universe, subset)
                 if progress:
                     progress(f"writing {config}")
                 features = FEATURES[subset]
@@ -221,29 +250,36 @@ def publish(configurations: Sequence[str], out: str | Path | None = None, *, sub
             encrypt: bool = False, passphrase: str | None = None, passphrase_in_card: bool = True,
             repo_id: str | None = None, private: bool = False, revision: str | None = None, gated: str | None = None,
             token: str | None = None, endpoint: str | None = None, max_shard_bytes: int = MAX_SHARD_BYTES,
-            progress: Progress | None = None, **knobs: object) -> Release:
-    """Write a release folder (`out`, or a temporary one) and, with `repo_id`, upload it to the Hub in one commit."""
+            replace: bool = False, progress: Progress | None = None, **knobs: object) -> Release:
+    """Write a release folder (`out`, or a temporary one) and, with `repo_id`, upload it to the Hub in one commit.
+
+    The release replaces what the folder or the repo (at `revision`) held; if that held configurations this one
+    leaves out, nothing is done unless `replace` is set (then their files are deleted in the same commit).
+    """
     if encrypt and not passphrase:
         raise PublishError("encrypt=True needs a passphrase (CLI: --passphrase-file FILE or --passphrase-env VAR)")
     if passphrase and not encrypt:
         raise PublishError("a passphrase was given without encrypt=True (CLI: --encrypt); say which you mean")
     if out is None and repo_id is None:
         raise PublishError("say where to publish: a folder (--out DIR), a Hub repo (--repo-id ORG/NAME), or both")
-    _universes(configurations, knobs)  # a bad name or folder fails before the Hub is asked anything
-    _subsets(subsets)
+    # a bad name or folder, or a release that would drop configurations, fails before anything is generated
+    names = _config_names(_universes(configurations, knobs), _subsets(subsets))
     if out is not None:
-        _prepare_out(Path(out))
+        _prepare_out(Path(out), names, replace)
     repo = None
     if repo_id is not None:
         if progress:
             progress(f"preparing {repo_id}")
         repo = open_repo(repo_id, private=private, revision=revision, gated=gated, token=token, endpoint=endpoint)
+        if not replace:
+            _refuse_dropping(repo.data_configs(), names,
+                             f"Hub dataset {repo_id!r}" + (f" (branch {revision!r})" if revision else ""))
     temporary = tempfile.TemporaryDirectory(prefix="phantom_wiki-publish-") if out is None else None
     try:
         folder = Path(temporary.name) / "release" if temporary else Path(out)
         release = write_release(configurations, folder, subsets=subsets, passphrase=passphrase if encrypt else None,
                                 passphrase_in_card=passphrase_in_card, repo_id=repo_id,
-                                max_shard_bytes=max_shard_bytes, progress=progress, **knobs)
+                                max_shard_bytes=max_shard_bytes, replace=replace, progress=progress, **knobs)
         if repo is None:
             return release
         if progress:

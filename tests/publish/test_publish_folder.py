@@ -18,6 +18,7 @@ from builders.phantomwiki import generate as engine
 from builders.phantomwiki.config import SUBSETS, ConfigError, settings_from
 from builders.phantomwiki.features import FEATURES
 from builders.publishing.errors import PublishError, ReleaseError
+from builders.publishing.manifest import Manifest
 from builders.publishing.phantomwiki import write_release
 from builders.publishing.shards import shard_schema, write_shards
 from publish_helpers import CONFIG, PASSPHRASE, generated, one_line, release_files, run
@@ -158,11 +159,31 @@ def test_several_configurations_and_chosen_subsets_share_one_folder(tmp_path: Pa
 
 def test_publishing_again_into_the_folder_replaces_the_release_and_leaves_no_stale_shard(tmp_path: Path) -> None:
     folder = tmp_path / "release"
-    write_release([CONFIG], folder, subsets=["questions", "corpus", "rag"], max_shard_bytes=20_000)
+    write_release([CONFIG], folder, subsets=["corpus", "rag"], max_shard_bytes=20_000)
     (folder / "notes.txt").write_text("mine")  # not ours: left alone
-    write_release([CONFIG], folder, subsets=["corpus"], passphrase=PASSPHRASE)
+    write_release([CONFIG], folder, subsets=["corpus", "rag"], passphrase=PASSPHRASE)
     assert sorted(release_files(folder)) == ["README.md", "manifest.json",
-                                             "n50_s1_corpus/test-00000-of-00001.parquet-aead", "notes.txt"]
+                                             "n50_s1_corpus/test-00000-of-00001.parquet-aead",
+                                             "n50_s1_rag/test-00000-of-00001.parquet-aead", "notes.txt"]
+    write_release([CONFIG], folder, subsets=["corpus"], replace=True)
+    assert sorted(release_files(folder)) == ["README.md", "manifest.json",
+                                             "n50_s1_corpus/test-00000-of-00001.parquet", "notes.txt"]
+
+
+def test_a_release_that_would_drop_configurations_of_the_folder_is_refused_unless_replacing(tmp_path: Path) -> None:
+    folder = tmp_path / "release"
+    write_release([CONFIG], folder, subsets=["questions", "corpus"])
+    before = release_files(folder)
+    for attempt in (lambda: write_release(["n40_s2"], folder, subsets=["corpus"]),
+                    lambda: phantom_wiki.publish([CONFIG], str(folder), subsets=["corpus"])):
+        with pytest.raises(PublishError, match=r"^--out .* already holds n50_s1(, n50_s1_corpus)?, which this release leaves out and "
+                                               r"would delete: name those configurations .* or pass --replace") as caught:
+            attempt()
+        one_line(caught.value)
+    assert release_files(folder) == before
+    write_release(["n40_s2", CONFIG], folder, subsets=["questions", "corpus"])  # naming them too keeps them
+    assert Manifest.read(folder).config_names() == ["n40_s2", "n40_s2_corpus", "n50_s1", "n50_s1_corpus"]
+    assert release_files(folder)["n50_s1/test-00000-of-00001.parquet"] == before["n50_s1/test-00000-of-00001.parquet"]
 
 
 def test_a_folder_that_is_not_a_release_is_never_overwritten(tmp_path: Path) -> None:
@@ -200,3 +221,10 @@ def test_the_command_line_publishes_and_reports_each_configuration(tmp_path: Pat
                                                      "n50_s1_database/test-00000-of-00001.parquet"]
     bad = run("-m", "phantom_wiki", "publish", "n50_s1_rag", "--out", str(tmp_path / "r2"))
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "whole universes" in bad.stderr
+    dropping = run("-m", "phantom_wiki", "publish", "n50_s1", "--subsets", "corpus", "--out", str(tmp_path / "r"))
+    assert dropping.returncode == 2 and dropping.stderr.count("\n") == 1 and "n50_s1_database" in dropping.stderr
+    replaced = run("-m", "phantom_wiki", "publish", "n50_s1", "--subsets", "corpus", "--out", str(tmp_path / "r"),
+                   "--replace")
+    assert replaced.returncode == 0, replaced.stderr
+    assert sorted(release_files(tmp_path / "r")) == ["README.md", "manifest.json",
+                                                     "n50_s1_corpus/test-00000-of-00001.parquet"]

@@ -89,10 +89,26 @@ def test_republishing_deletes_stale_shards_in_the_same_commit_and_keeps_other_fi
     assert len([p for p in stored(hub) if p.startswith("n50_s1_rag/")]) > 1
     commits = len(hub.repos[f"datasets/{REPO}"].messages)
     release = phantom_wiki.publish(CONFIG, str(tmp_path / "r"), repo_id=REPO, subsets=["corpus"], encrypt=True,
-                                   passphrase=PASSPHRASE, endpoint=hub.endpoint)
+                                   passphrase=PASSPHRASE, endpoint=hub.endpoint, replace=True)
     assert len(hub.repos[f"datasets/{REPO}"].messages) == commits + 1
     assert stored(hub) == release_files(release.folder)  # no plain shard survives an encrypted re-publish
     assert ".gitattributes" in hub.tree(REPO)
+
+
+def test_a_release_that_would_drop_configurations_of_the_repo_is_refused_before_generating(
+        hub: HubStandIn, hub_env: dict, tmp_path: Path) -> None:
+    phantom_wiki.publish(CONFIG, repo_id=REPO, subsets=["corpus", "rag"], endpoint=hub.endpoint)
+    before, commits = stored(hub), len(hub.repos[f"datasets/{REPO}"].messages)
+    done = run("-m", "phantom_wiki", "publish", CONFIG, "--subsets", "corpus", "--repo-id", REPO, "--out",
+               str(tmp_path / "r"), env=hub_env)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.splitlines()[-1] == (
+        f"phantom_wiki: Hub dataset '{REPO}' already holds n50_s1_rag, which this release leaves out and would "
+        "delete: name those configurations and subsets too to keep them (unchanged files are not uploaded again), "
+        "or pass --replace (replace=True) to delete them")
+    assert not any("generating" in line or "writing" in line for line in done.stderr.splitlines())
+    assert not (tmp_path / "r").exists()
+    assert stored(hub) == before and len(hub.repos[f"datasets/{REPO}"].messages) == commits
 
 
 def test_republishing_unchanged_data_uploads_nothing(hub: HubStandIn, hub_env: dict) -> None:
@@ -108,7 +124,9 @@ def test_republishing_unchanged_data_uploads_nothing(hub: HubStandIn, hub_env: d
 def test_a_revision_is_a_branch_created_on_demand_and_main_is_untouched(hub: HubStandIn, hub_env: dict) -> None:
     phantom_wiki.publish(CONFIG, repo_id=REPO, subsets=["database"], endpoint=hub.endpoint)
     main = dict(hub.tree(REPO))
-    phantom_wiki.publish(CONFIG, repo_id=REPO, subsets=["corpus"], revision="v2", endpoint=hub.endpoint)
+    with pytest.raises(PublishError, match=r"\(branch 'v2'\) already holds n50_s1_database"):  # a branch of main
+        phantom_wiki.publish(CONFIG, repo_id=REPO, subsets=["corpus"], revision="v2", endpoint=hub.endpoint)
+    phantom_wiki.publish(CONFIG, repo_id=REPO, subsets=["corpus"], revision="v2", endpoint=hub.endpoint, replace=True)
     assert hub.tree(REPO) == main
     assert "n50_s1_corpus/test-00000-of-00001.parquet" in hub.tree(REPO, "v2")
     assert "n50_s1_database/test-00000-of-00001.parquet" not in hub.tree(REPO, "v2")
@@ -132,7 +150,7 @@ def test_without_a_token_the_upload_is_a_one_line_error_saying_how_to_log_in(hub
 def test_live_the_real_hub_takes_the_release_and_gives_it_back(tmp_path: Path) -> None:
     repo = os.environ["LEAKPROOF_HUB_TEST_REPO"]
     release = phantom_wiki.publish(CONFIG, str(tmp_path / "r"), repo_id=repo, private=True,
-                                   subsets=["questions", "corpus"])
+                                   subsets=["questions", "corpus"], replace=True)  # whatever an earlier run left
     assert release.commit_url
     loaded = phantom_wiki.load_published(repo, "n50_s1_corpus", cache_dir=str(tmp_path / "c"))
     assert loaded.to_list() == list(engine.corpus_rows(generated()))

@@ -57,20 +57,20 @@ class HubRepo:
                 f"{hint}"
             ) from None
 
-    def data_configs(self) -> list[str]:
-        """The configurations whose data files the repo (at the revision) holds: the first folder of each shard."""
+    def data_files(self) -> list[str]:
+        """The data files (shards of any release) the repo holds at the revision."""
         with self.step("list the files already there"):
             existing = self.api.list_repo_files(self.repo_id, repo_type=REPO_TYPE, revision=self.revision)
-        return sorted({path.split("/")[0] for path in existing
-                       if "/" in path and any(fnmatch.fnmatch(path, pattern) for pattern in DELETE_PATTERNS)})
+        return [path for path in existing if any(fnmatch.fnmatch(path, pattern) for pattern in DELETE_PATTERNS)]
+
+    def data_configs(self) -> list[str]:
+        """The configurations whose data files the repo holds: the first folder of each shard."""
+        return sorted({path.split("/")[0] for path in self.data_files() if "/" in path})
 
     def commit(self, folder: Path, files: Sequence[str], message: str) -> str:
         """Commit `files` of `folder` in one commit, deleting stale data files; return the commit URL."""
-        with self.step("list the files already there"):
-            existing = self.api.list_repo_files(self.repo_id, repo_type=REPO_TYPE, revision=self.revision)
         keep = set(files)
-        stale = [path for path in existing
-                 if path not in keep and any(fnmatch.fnmatch(path, pattern) for pattern in DELETE_PATTERNS)]
+        stale = [path for path in self.data_files() if path not in keep]
         operations = [CommitOperationDelete(path_in_repo=path) for path in stale] + [
             CommitOperationAdd(path_in_repo=path, path_or_fileobj=str(folder / path)) for path in files
         ]

@@ -58,6 +58,11 @@ def universe_name(size: int, depth: int, seed: int) -> str:
     return f"n{size}" + (f"_d{depth}" if depth != Settings.depth else "") + f"_s{seed}"
 
 
+def _config_name(universe: str, subset: str) -> str:
+    """The Hub configuration of one subset of a universe: the bare name holds the questions."""
+    return universe if subset == DEFAULT_SUBSET else f"{universe}_{subset}"
+
+
 def hub_config_name(name: str) -> str:
     """The Hub configuration holding `name` (any spelling the grammar allows): n5000_d20_s1_questions -> n5000_s1."""
     size, depth, seed, subset = parse_name(name)
@@ -99,11 +104,6 @@ def _subsets(subsets: Iterable[str] | None) -> list[str]:
 def _writing_order(subsets: list[str]) -> list[str]:
     """The database (one row: the whole universe as a Prolog program) goes last, when nothing else needs the text."""
     return [subset for subset in subsets if subset != "database"] + (["database"] if "database" in subsets else [])
-
-
-def _config_name(universe: str, subset: str) -> str:
-    """The Hub configuration of one subset of a universe: the bare name holds the questions."""
-    return universe if subset == DEFAULT_SUBSET else f"{universe}_{subset}"
 
 
 def _config_names(universes: list[tuple[str, Settings]], subsets: list[str]) -> list[str]:

@@ -27,7 +27,7 @@ def queries_of(config: str, count: int) -> tuple[list[str], dict[str, list[str]]
     questions = generated.questions[:count]
     long_queries = []
     for question in questions:
-        required = evidence.sufficient_set(question, evidence.truth(question)) or []
+        required = evidence.required(question)
         long_queries.append("\n".join([question.question] + [evidence.texts[t] for t in required]))
     return texts, {"question": [q.question for q in questions], "question + evidence": long_queries}
 

@@ -137,7 +137,8 @@ def _evidence_docs(metadata: Mapping[str, Any], subset: str, cite: bool) -> Any:
     key = keep(universe.key(subset), {d["title"]: d["text"] for row in rows for d in row["documents"]})
     docs = [
         {"benchmark": BENCHMARK, "universe": key, "cite": cite, "id": row.get("instance_id", row["question_id"]),
-         "question_id": row["question_id"], "question": row["question"], "answer": row["answer"],
+         "question_id": row["question_id"], "question": row["question"], "closed_world": row["closed_world"],
+         "answer": row["answer"],
          "question_answer": row["question_answer"], "answerable": row["answerable"], "citations": row["citations"],
          "document_titles": [d["title"] for d in row["documents"]], "difficulty": row["difficulty"],
          "is_aggregation_question": row["is_aggregation_question"]}
@@ -175,13 +176,18 @@ def question_prompt(doc: Mapping[str, Any]) -> str:
 
 
 def evidence_prompt(doc: Mapping[str, Any]) -> str:
-    """The instance's documents in order (numbered from 1 when citations are asked for), then the question."""
+    """The instance's documents in order (numbered from 1 when citations are asked for), then the question.
+
+    A question that starts from an attribute value is preceded by its closed-world sentence ("In this
+    universe, exactly 3 people have the hobby tango."), without which no documents could prove it complete.
+    """
     articles = texts(doc["universe"])
     shown = [articles[title].strip() for title in doc["document_titles"]]
+    question = " ".join(part for part in (doc["closed_world"], doc["question"]) if part)
     if doc["cite"]:
         evidence = "\n\n".join(f"Document [{number}]\n{text}" for number, text in enumerate(shown, 1))
-        return template("phantom_wiki_evidence_cite").format(evidence=evidence, question=doc["question"])
-    return template("phantom_wiki_evidence").format(evidence="\n\n".join(shown), question=doc["question"])
+        return template("phantom_wiki_evidence_cite").format(evidence=evidence, question=question)
+    return template("phantom_wiki_evidence").format(evidence="\n\n".join(shown), question=question)
 
 
 def gold_text(doc: Mapping[str, Any]) -> str:

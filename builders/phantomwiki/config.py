@@ -40,8 +40,9 @@ class Settings:
     easy_mode: bool = False
     # Evidence instances and retrieval (subsets `instances` and `rag`); see builders/phantomwiki/instances.py.
     instance_layout: str = "fixed"  # "fixed": `instance_documents` per instance; "ablation": 0/20/40/60/80 distractors
-    instance_documents: int = 20  # total documents per instance in the fixed layout
-    max_evidence: int = 32  # questions needing more articles than this get no instances
+    instance_documents: int = 32  # total documents per instance in the fixed layout
+    max_evidence: int = 32  # questions whose required set holds more articles than this get no instances
+    attribute_questions: bool = False  # instances for questions starting from an attribute value (closed world)
     distractors: str = "hard"  # "hard": BM25 neighbours of question + evidence; "easy": seeded random articles
     document_format: str = "markdown"  # "markdown", "text" or "html"
     retrieval_k: int = 4  # BM25 top-k of the `rag` subset (the paper's 4)

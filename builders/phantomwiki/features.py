@@ -10,6 +10,7 @@ _DOCUMENTS = [{"title": _STRING, "text": _STRING}]
 _QUESTION = {
     "question_id": _STRING,
     "question": _STRING,
+    "closed_world": _STRING,  # for a question starting from an attribute value: how many hold it ("" otherwise)
     "question_answer": [_STRING],  # the question's true answers, whatever the evidence
     "difficulty": _INT,
     "is_aggregation_question": datasets.Value("bool"),

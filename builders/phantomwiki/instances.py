@@ -1,36 +1,36 @@
-"""Evidence instances: exact sufficient / insufficient article sets with distractors, and the BM25 RAG setting.
+"""Evidence instances: sufficient / insufficient article sets a reader can tell apart, with distractors; and BM25 RAG.
 
-For each question (all rules exact; "derives" is builders/phantomwiki/reading.py's careful reader):
-  * sufficient set: a greedy cover of the question's evidence facts by articles that state them
-    (a fact linking two people is stated in both articles; a gender also by any sentence that names
-    the person as sister, father, wife, ...), plus, for a count question, the article of every person
-    counted; if the reader does not derive the gold answer from it, the articles of every person in
-    the evidence are added. The set is then pruned to an irreducible one: an article is dropped
-    whenever the rest still derives the answer, so every remaining article is required;
-  * insufficient instances: the set without one required article (for each), gold answer DEFLECTION;
+The labels follow one rule (builders/phantomwiki/required.py, stated in the README and the prompts): a
+person's own article is the complete source of their family, friends and attributes, and a question
+needs the article of everyone whose lists or attributes it reads, hop by hop from its anchor, dead ends
+included: its required set. For each question:
+  * sufficient instance: the whole required set (plus distractors); the answer computed from the
+    documents is the gold answer and provably complete. As a guard, the lenient reader of
+    builders/phantomwiki/reading.py (which also uses every other sentence) must derive exactly the gold
+    answer from the required set, or generation stops;
+  * insufficient instances: one per required article, the set without it; gold answer DEFLECTION;
+  * questions starting from an attribute value ("the person whose hobby is tango") are decidable only
+    in a closed world: with `attribute_questions=True` they get instances whose required set holds every
+    holder of the value and whose `closed_world` sentence says how many there are; by default they
+    are left out of `instances` (they stay in `questions` and `rag`);
   * distractors: articles outside the set, the BM25 neighbours of the question plus its evidence
     texts ("hard") or seeded random ones ("easy"). An article joined by any family or friend fact
-    to the people the question reaches (in the reading of evidence + distractors) is never a
-    distractor, so no distractor can add an answer or repair a missing article: every insufficient
-    label stays exact (see `Evidence.distractors`);
+    to the people the question reaches is never a distractor (see `Evidence.distractors`);
   * layouts (builders/evidence.py): "fixed" = `instance_documents` documents per instance,
     "ablation" = 0/20/40/60/80 nested distractors; levels above what the corpus holds are left out;
-  * questions whose greedy cover needs more than `max_evidence` articles get no instances (a question
+  * questions whose required set holds more than `max_evidence` articles get no instances (a question
     needing 300 articles would give 300 instances of 300 documents each).
-Defaults (Settings) follow NeoQA's main setting in our terms: each sufficient instance with one
-insufficient instance per required document, among related, retrieval-style ("hard") documents, in
-a fixed layout of 20 documents (NeoQA's section 6 finds most of the harm of irrelevant documents in
-the first 20; its main setting gave all past articles, 83 on average, which for 4,000 instances
-would make a 400 MB subset). `instance_documents=10` is CReSt's setting, `instance_layout="ablation"`
-NeoQA's section 6.
+Defaults: `max_evidence=32` and `instance_documents=32`, so every instance of a question shows the same
+32 documents' worth of evidence and distractors (an insufficient one takes one more distractor in the
+place of its missing article). `instance_documents=10` is close to CReSt's setting,
+`instance_layout="ablation"` NeoQA's section 6.
 
 RAG (`rag` subset): the BM25 top-k articles of the question text over the whole corpus (k = 4, the
-paper's), in rank order, with an exact flag: whether the reader derives the gold answer from them.
+paper's), in rank order; sufficient exactly when they hold the question's whole required set.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
@@ -43,12 +43,11 @@ from .config import Settings
 from .kinship import Kinship
 from .questions import Question
 from .reading import GENDER_OF_OBJECT, CompiledArticle, Names, Reading, compile_article
+from .required import RequiredSets, closed_world_statement, starts_from_attribute
 from .solver import Solver, parse_literal
 
 if TYPE_CHECKING:
     from .generate import Generated
-
-_FACT = re.compile(r'^(\w+)\("(.*?)", "(.*)"\)$')
 
 
 def _count_map(solver: Solver, kinship: Kinship, query: list[str]) -> dict[str, int]:
@@ -74,7 +73,6 @@ class Evidence:
         self._compiled: dict[str, CompiledArticle] = {}  # compiled on first use: instances touch few articles
         # Who states what, from every article's text; lists, not sets: at a million articles a set per
         # person would cost more than the articles themselves. Names are keyed by the title string.
-        self.gender_sources: dict[str, list[str]] = {}  # name -> titles of the articles that imply their gender
         self.named_by: dict[str, list[str]] = {}  # name -> titles of the articles that name them
         self.holding: dict[tuple[str, str], list[str]] = {}  # (attribute, value) -> titles of its holders
         for title in self.titles:
@@ -82,12 +80,11 @@ class Evidence:
                 if predicate in GENDER_OF_OBJECT or predicate == "friend":
                     name = self.titles[self.position[obj]] if obj in self.position else obj
                     self.named_by.setdefault(name, []).append(title)
-                    if predicate != "friend":
-                        self.gender_sources.setdefault(name, []).append(title)
                 else:
                     self.holding.setdefault((predicate, obj), []).append(title)
         self.kinship = Kinship(generated.universe)
         self.solver = Solver(self.kinship)
+        self.required_sets = RequiredSets(generated.universe)
         self._index: Bm25Index | None = None
         self._scores, self._scores_key = None, None
 
@@ -120,49 +117,22 @@ class Evidence:
             return reading.counts(question.query) == truth
         return reading.answers(question.query, question.answer_variable) == question.answer
 
-    def stating(self, fact: str) -> set[str]:
-        """Titles of the articles that state (or, for a gender, imply) an evidence fact."""
-        match = _FACT.match(fact)
-        if not match:
-            raise ValueError(f"cannot read evidence fact {fact!r}")
-        predicate, first, second = match.groups()
-        if predicate in ("parent", "friend"):
-            return {first, second}
-        if predicate == "gender":
-            return {first, *self.gender_sources.get(first, ())}
-        return {first}
+    def required(self, question: Question) -> list[str]:
+        """The question's required set as sorted titles (see required.py)."""
+        return self.required_sets.titles(question.query)
 
-    def sufficient_set(self, question: Question, truth: dict[str, int] | None) -> list[str] | None:
-        """An irreducible, sorted set of titles from which the reader derives exactly the gold answer (None above max_evidence)."""
-        chosen: set[str] = set(truth or ())
-        uncovered = [titles for titles in map(self.stating, question.evidence) if not titles & chosen]
-        while uncovered and len(chosen) <= self.settings.max_evidence:
-            gain: dict[str, int] = {}
-            for titles in uncovered:
-                for title in titles:
-                    gain[title] = gain.get(title, 0) + 1
-            most = max(gain.values())
-            best = min(title for title, count in gain.items() if count == most)
-            chosen.add(best)
-            uncovered = [titles for titles in uncovered if best not in titles]
-        if len(chosen) > self.settings.max_evidence:
+    def sufficient_set(self, question: Question) -> list[str] | None:
+        """The required set, checked: the lenient reader derives exactly the gold answer from it (None above max_evidence)."""
+        required = self.required(question)
+        if len(required) > self.settings.max_evidence:
             return None
-        if not self.derives(question, sorted(chosen), truth):
-            for fact in question.evidence:
-                match = _FACT.match(fact)
-                people = match.groups()[1:] if match and match.group(1) in ("parent", "friend") else match.groups()[1:2]
-                chosen.update(p for p in people if p in self.position)
-            if len(chosen) > self.settings.max_evidence:
-                return None
-            if not self.derives(question, sorted(chosen), truth):
-                raise RuntimeError(f"no sufficient article set found for question {question.id}: {question.question!r}")
-        for title in sorted(chosen):
-            if truth and title in truth:
-                continue  # a counted person's own article is always required (see reading.py)
-            rest = sorted(chosen - {title})
-            if self.derives(question, rest, truth):
-                chosen.discard(title)
-        return sorted(chosen)
+        if not self.derives(question, required, self.truth(question)):
+            raise RuntimeError(f"the required set of question {question.id} does not derive its answer: {question.question!r}")
+        return required
+
+    def closed_world(self, question: Question) -> str:
+        """The closed-world sentence an attribute-start question is shown with ("" for a person-start one)."""
+        return closed_world_statement(self.kinship.universe, question.query)
 
     def candidates(self, question: Question, evidence: Sequence[str], wanted: int, banned: set[str]) -> list[str]:
         """The first `wanted` distractor candidates (titles outside `evidence` and `banned`), best first."""
@@ -228,10 +198,11 @@ class Evidence:
         return {"title": title, "text": render(self.texts[title], self.settings.document_format)}
 
 
-def _base_row(question: Question) -> dict:
+def _base_row(evidence: Evidence, question: Question) -> dict:
     return {
         "question_id": question.id,
         "question": question.question,
+        "closed_world": evidence.closed_world(question),
         "question_answer": list(question.answer),
         "difficulty": question.difficulty,
         "is_aggregation_question": question.is_aggregation_question,
@@ -241,8 +212,9 @@ def _base_row(question: Question) -> dict:
 def question_instances(evidence: Evidence, question: Question) -> Iterator[dict]:
     """Every instance of one question: per layout group, the sufficient one, then one per missing article."""
     s = evidence.settings
-    truth = evidence.truth(question)
-    required = evidence.sufficient_set(question, truth)
+    if not s.attribute_questions and starts_from_attribute(question.query):
+        return
+    required = evidence.sufficient_set(question)
     if required is None:
         return
     groups = distractor_counts(s.instance_layout, s.instance_documents, len(required))
@@ -259,7 +231,7 @@ def question_instances(evidence: Evidence, question: Question) -> Iterator[dict]
             titles = arrange(order, cited + distractors)
             yield {
                 "instance_id": f"{question.id}/{s.instance_layout}-{full}/" + (f"missing-{index}" if missing else "sufficient"),
-                **_base_row(question),
+                **_base_row(evidence, question),
                 "answer": [DEFLECTION] if missing else list(question.answer),
                 "answerable": "insufficient" if missing else "sufficient",
                 "documents": [evidence.document(t) for t in titles],
@@ -280,25 +252,20 @@ def build_instances(generated: Generated, settings: Settings | None = None, evid
 
 
 def build_rag(generated: Generated, settings: Settings | None = None, evidence: Evidence | None = None) -> list[dict]:
-    """Rows of the `rag` subset: each question with its BM25 top-k articles and whether they suffice (exact)."""
+    """Rows of the `rag` subset: each question with its BM25 top-k articles, sufficient when they hold its required set."""
     evidence = evidence or Evidence(generated, settings)
     k = evidence.settings.retrieval_k
     rows = []
     hits = evidence.index.retrieve([q.question for q in generated.questions], k)
     for question, found in zip(generated.questions, hits):
         titles = [evidence.titles[i] for i in found]
-        truth = evidence.truth(question)
-        sufficient = evidence.derives(question, titles, truth)
-        cited = list(titles) if sufficient else []
-        for title in list(cited):  # prune to the retrieved articles the answer needs
-            if evidence.derives(question, [t for t in cited if t != title], truth):
-                cited.remove(title)
+        sufficient = set(evidence.required(question)) <= set(titles)
         rows.append({
-            **_base_row(question),
+            **_base_row(evidence, question),
             "answer": list(question.answer) if sufficient else [DEFLECTION],
             "answerable": "sufficient" if sufficient else "insufficient",
             "documents": [evidence.document(t) for t in titles],
-            "citations": citations(titles, cited),
+            "citations": citations(titles, evidence.required(question)) if sufficient else [],
             "retrieved_titles": titles,
             "retrieved_sufficient": sufficient,
         })

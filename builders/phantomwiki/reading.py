@@ -14,14 +14,16 @@ and each "C P neq" pair (a child's other parent) one married step. A gender filt
 gender no present sentence states or implies fails. Every derivation is therefore true of the
 universe, and adding articles never removes one (derivability is monotone in the article set).
 
-Sufficiency (what the `instances` labels mean):
+This is the lenient reader: it uses every sentence of every article it is given. The `instances`
+labels follow a stricter rule (required.py: a person's own article is the complete source of their
+lists); the lenient reader is the generator's guard on them, since it must derive exactly the gold
+answer from every required set:
   * a Who/What question is answered iff re-solving it over the reader's facts gives exactly the
-    gold answer set (the reader's answers are always a subset of the gold set; whether the reader
-    could also prove that no other answer exists is not required);
+    gold answer set (the reader's answers are always a subset of the gold set);
   * a count question "How many R does Z have?" needs, for every person z the question reaches,
     z's own article (only it can tell the reader a list is complete) and count(R(z, .)) over the
     reader's facts equal to the true count; `Reading.counts` gives these per-person counts
-    (None when some z has no article), and sufficiency compares them with the full corpus's.
+    (None when some z has no article).
 """
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ pytest.importorskip("lm_eval", reason="the lm-eval extra is not installed: pip i
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "neoqa"))
+sys.path.insert(0, str(ROOT / "tests" / "phantomwiki"))
 sys.path.insert(0, str(ROOT))
 
 import make_fixture_release  # noqa: E402

@@ -1,4 +1,4 @@
-"""Evidence instances are exact: the documents of each instance, read back from their text, derive the gold answer iff it is labelled sufficient."""
+"""Evidence instances a careful reader can verify: sufficient documents prove the complete gold answer, insufficient ones cannot."""
 
 from __future__ import annotations
 
@@ -12,60 +12,66 @@ from builders.evidence import ABLATION_LEVELS, to_markdown
 from builders.metrics import DEFLECTION
 from builders.phantomwiki.config import ConfigError, settings_from
 from builders.phantomwiki.instances import build_instances, build_rag
-from builders.phantomwiki.kinship import Kinship
 from builders.phantomwiki.reading import Names, Reading, article_statements, compile_article
-from builders.phantomwiki.solver import Solver, parse_literal
+from builders.phantomwiki.required import starts_from_attribute
 from builders.retrieval import Bm25Index
+from careful_reader import Documents, Reader
 from pw_universes import generated
 
 
-def true_counts(g, question) -> dict[str, int]:
-    """Per-person counts of a count question on the generator's own universe."""
-    kinship = Kinship(g.universe)
-    outer = parse_literal(question.query[0])
-    if len(question.query) == 1:
-        reached = [outer.source.strip('"')]
-    else:
-        reached = Solver(kinship).solve(question.query[1:], outer.source).answers
-    return {name: len(kinship.targets(outer.predicate, g.universe.ids[name])) for name in reached}
-
-
 def check_labels(g, rows, fmt: str = "markdown") -> None:
-    """Re-read every instance's document text and solve: sufficient derives the gold answer, insufficient does not."""
+    """Read every instance's documents as the careful reader does: it gives exactly the gold answer on each
+    sufficient instance and refuses on each insufficient one; the lenient reader (every sentence) agrees."""
     questions = {q.id: q for q in g.questions}
-    names, read = Names(), {}  # each distinct document text is parsed once
+    names, compiled, markdown = Names(), {}, {}  # each distinct text is converted and parsed once
 
-    def facts(text):
-        if text not in read:
-            read[text] = compile_article(names, *article_statements(to_markdown(text, fmt)))
-        return read[text]
+    def shown(text):
+        if text not in markdown:
+            markdown[text] = to_markdown(text, fmt)
+        return markdown[text]
+
+    def lenient(text):
+        if text not in compiled:
+            compiled[text] = compile_article(names, *article_statements(text))
+        return compiled[text]
 
     for row in rows:
         q = questions[row["question_id"]]
-        reading = Reading([facts(doc["text"]) for doc in row["documents"]], names)
-        derived = reading.answers(q.query, q.answer_variable)
-        exact = derived == q.answer
-        if q.is_aggregation_question:
-            exact = exact and reading.counts(q.query) == true_counts(g, q)
+        texts = [shown(doc["text"]) for doc in row["documents"]]
+        careful = Reader(Documents(texts)).answer(q.query, row["closed_world"])
         if row["answerable"] == "sufficient":
-            assert derived == q.answer == row["answer"], row["instance_id"]
-            assert exact, row["instance_id"]
+            assert careful == q.answer == row["answer"], row["instance_id"]
+            reading = Reading([lenient(text) for text in texts], names)
+            assert reading.answers(q.query, q.answer_variable) == q.answer, row["instance_id"]
         else:
-            assert not exact, row["instance_id"]
+            assert careful is None, row["instance_id"]
             assert row["answer"] == [DEFLECTION]
+        assert bool(row["closed_world"]) == starts_from_attribute(q.query)
 
 
 @pytest.mark.parametrize("name", ["n500_s1", "n500_s2", "n500_s3", "n5000_s1", "n5000_s2"])
-def test_every_instance_read_from_its_text_derives_the_gold_answer_iff_labelled_sufficient(name):
+def test_the_careful_reader_answers_every_sufficient_instance_and_refuses_every_insufficient_one(name):
     g = generated(name)
     rows = build_instances(g)
     assert {r["answerable"] for r in rows} == {"sufficient", "insufficient"}
     check_labels(g, rows)
 
 
+def test_attribute_start_questions_get_instances_only_in_a_closed_world_when_asked():
+    g = generated("n500_s1")
+    by_default = build_instances(g)
+    assert not any(r["closed_world"] for r in by_default)
+    assert {starts_from_attribute(q.query) for q in g.questions if q.id in {r["question_id"] for r in by_default}} == {False}
+    closed = build_instances(g, dataclasses.replace(g.settings, attribute_questions=True))
+    attribute_rows = [r for r in closed if r["closed_world"]]
+    assert {r["answerable"] for r in attribute_rows} == {"sufficient", "insufficient"}
+    assert all(r["closed_world"].startswith("In this universe, exactly ") for r in attribute_rows)
+    check_labels(g, closed)
+
+
 @pytest.mark.parametrize("knobs", [
     {"instance_layout": "ablation", "distractors": "easy"},
-    {"instance_layout": "fixed", "instance_documents": 10, "document_format": "html"},
+    {"instance_layout": "fixed", "instance_documents": 10, "document_format": "html", "attribute_questions": True},
     {"instance_layout": "ablation", "document_format": "text", "max_evidence": 40},
 ])
 def test_labels_stay_exact_in_every_layout_kind_and_format(knobs):
@@ -101,7 +107,10 @@ def test_one_insufficient_instance_per_required_article_and_every_article_is_req
 def test_every_question_within_max_evidence_has_instances():
     g = generated("n500_s3")
     settings = dataclasses.replace(g.settings, max_evidence=10_000)
-    assert {r["question_id"] for r in build_instances(g, settings)} == {q.id for q in g.questions}
+    person_start = {q.id for q in g.questions if not starts_from_attribute(q.query)}
+    assert {r["question_id"] for r in build_instances(g, settings)} == person_start
+    everything = dataclasses.replace(settings, attribute_questions=True)
+    assert {r["question_id"] for r in build_instances(g, everything)} == {q.id for q in g.questions}
 
 
 def test_fixed_layout_holds_the_configured_number_of_documents():
@@ -166,7 +175,7 @@ def test_instances_are_deterministic_and_depend_on_the_seed():
     assert first != [r["distractor_titles"] for r in build_instances(g, other)]
 
 
-def test_rag_rows_hold_the_bm25_top_k_with_an_exact_sufficiency_flag():
+def test_rag_rows_hold_the_bm25_top_k_and_are_sufficient_exactly_when_the_careful_reader_answers():
     g = generated("n500_s1")
     index = Bm25Index([a.article for a in g.articles])
     settings = dataclasses.replace(g.settings, retrieval_k=6)
@@ -177,13 +186,17 @@ def test_rag_rows_hold_the_bm25_top_k_with_an_exact_sufficiency_flag():
         q = questions[row["question_id"]]
         assert row["retrieved_titles"] == [g.articles[i].title for i in index.retrieve([q.question], 6)[0]]
         assert [d["title"] for d in row["documents"]] == row["retrieved_titles"]
-        derived = Reading.from_texts(d["text"] for d in row["documents"]).answers(q.query, q.answer_variable)
-        if not q.is_aggregation_question:
-            assert row["retrieved_sufficient"] == (derived == q.answer)
+        careful = Reader(Documents(d["text"] for d in row["documents"])).answer(q.query, row["closed_world"])
+        assert row["retrieved_sufficient"] == (careful is not None)
         assert row["answer"] == (q.answer if row["retrieved_sufficient"] else [DEFLECTION])
-        cited = [row["documents"][i]["text"] for i in row["citations"]]
-        assert (Reading.from_texts(cited).answers(q.query, q.answer_variable) == q.answer) == row["retrieved_sufficient"]
+        if row["retrieved_sufficient"]:
+            assert careful == q.answer
+            cited = [row["documents"][i]["text"] for i in row["citations"]]
+            assert Reader(Documents(cited)).answer(q.query, row["closed_world"]) == q.answer
+        else:
+            assert row["citations"] == []
     assert any(r["retrieved_sufficient"] for r in rows) and not all(r["retrieved_sufficient"] for r in rows)
+    assert any(r["retrieved_sufficient"] and r["closed_world"] for r in rows)
 
 
 @pytest.mark.parametrize("knob, value, message", [

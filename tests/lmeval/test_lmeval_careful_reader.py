@@ -1,0 +1,61 @@
+"""Refusing is learnable from the prompt alone: a reader that follows the prompt's rule scores 1.0 through lm_eval."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from careful_reader import Documents, Reader, evidence_texts
+from conftest import evaluate, scores
+from lm_eval.api.instance import Instance
+
+import phantom_wiki
+from builders.metrics import DEFLECTION
+from leakproof_eval.models import NoWeightsLM
+
+_QUESTION_LINE = re.compile(r"^Question: (.*)$", re.MULTILINE)
+
+
+class ReaderLM(NoWeightsLM):
+    """Reads the documents in the prompt text and answers the question's formal query from them, by the rule.
+
+    Careful: refuses when it needs a person whose article the prompt does not show. Eager: never refuses.
+    """
+
+    def __init__(self, queries: dict[str, list[str]], careful: bool) -> None:
+        super().__init__()
+        self.queries, self.careful = queries, careful
+
+    def respond(self, request: Instance) -> str:
+        prompt = request.args[0]
+        question = _QUESTION_LINE.findall(prompt)[-1]  # the closed-world sentence, if any, stands in front of it
+        documents = Documents(evidence_texts(prompt))
+        answer = Reader(documents, self.careful).answer(self.queries[request.doc["question_id"]], question)
+        if answer is None:
+            return DEFLECTION
+        return ", ".join(answer) or "Nobody"
+
+
+def queries(config: str, cache_dir: str) -> dict[str, list[str]]:
+    rows = phantom_wiki.load_dataset(f"{config}_questions", split="test", cache_dir=cache_dir)
+    return {row["id"]: row["prolog"]["query"] for row in rows}
+
+
+TASKS = ("phantom_wiki_instances", "phantom_wiki_rag", "phantom_wiki_instances_cite")
+
+
+@pytest.mark.parametrize("config, knobs", [
+    ("n50_s1", {}),
+    ("n500_d10_s1", {}),
+    ("n50_s1", {"phantom_wiki_attribute_questions": True}),
+])
+def test_a_reader_following_the_prompts_rule_scores_one_and_one_that_never_refuses_scores_adt_zero(universes, config, knobs):
+    asked = queries(config, universes)
+    careful = evaluate(ReaderLM(asked, careful=True), TASKS, phantom_wiki_config=config,
+                       phantom_wiki_cache_dir=universes, **knobs)
+    eager = evaluate(ReaderLM(asked, careful=False), TASKS, phantom_wiki_config=config,
+                     phantom_wiki_cache_dir=universes, **knobs)
+    for task in TASKS:
+        got = scores(careful, task)
+        assert (got["accuracy_answerable"], got["accuracy_deflection"], got["adt_score"]) == (1.0, 1.0, 1.0), task
+        assert scores(eager, task)["adt_score"] == 0.0, task

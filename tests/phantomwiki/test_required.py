@@ -1,0 +1,64 @@
+"""The required set: whose own articles a reader needs to prove a question's complete answer, dead ends included."""
+
+from __future__ import annotations
+
+import pytest
+
+from builders.phantomwiki.articles import write_article
+from builders.phantomwiki.reading import Reading
+from builders.phantomwiki.required import RequiredSets, closed_world_statement, starts_from_attribute
+from builders.phantomwiki.universe import build_universe
+from careful_reader import Documents, Reader
+
+# Yara and Sam have two children, Ann and Bo; Ann has a son, Gus; Bo has no children. Bo and Gus play chess.
+NAMES = ["Yara Lee", "Ann Lee", "Bo Lee", "Sam Lee", "Gus Lee"]
+FAMILY = build_universe(
+    names=NAMES,
+    female=bytearray([1, 1, 0, 0, 0]),
+    parent_edges=[(1, 0), (1, 3), (2, 0), (2, 3), (4, 1)],
+    friend_edges=[(0, 4)],
+    dob=["0950-01-01", "0975-02-02", "0977-03-03", "0948-04-04", "1001-05-05"],
+    job=["baker", "pilot", "dentist", "pilot", "clerk"],
+    hobby=["tango", "chess", "chess", "golf", "chess"],
+)
+ARTICLES = {NAMES[p]: write_article(FAMILY, p).article for p in range(len(NAMES))}
+
+
+def required(query: list[str]) -> list[str]:
+    return RequiredSets(FAMILY).titles(query)
+
+
+@pytest.mark.parametrize("query, people", [
+    (['grandchild("Yara Lee", Y_1)'], ["Ann Lee", "Bo Lee", "Yara Lee"]),  # Bo leads nowhere, yet only he can say so
+    (['son("Yara Lee", Y_1)'], ["Yara Lee"]),  # the answer's name and gender come from Yara's own list
+    (['job(Y_2, Y_1)', 'son("Yara Lee", Y_2)'], ["Bo Lee", "Yara Lee"]),  # an attribute is read from its owner
+    (['aggregate_all(count, distinct(child(Y_2, Y_1)), Count_1)', 'daughter("Yara Lee", Y_2)'], ["Ann Lee", "Yara Lee"]),
+    (['cousin("Gus Lee", Y_1)'], ["Ann Lee", "Bo Lee", "Gus Lee"]),  # his parent's siblings, and their children
+    (['friend("Gus Lee", Y_1)'], ["Gus Lee"]),
+    (['brother(Y_2, Y_1)', 'hobby(Y_2, "chess")'], ["Ann Lee", "Bo Lee", "Gus Lee"]),  # every holder of the value
+])
+def test_the_required_set_holds_everyone_whose_lists_or_attributes_the_question_reads(query, people):
+    assert required(query) == people
+
+
+def test_without_a_dead_end_article_the_answer_still_follows_but_cannot_be_proven_complete():
+    query = ['grandchild("Yara Lee", Y_1)']
+    without_bo = [ARTICLES[name] for name in ("Yara Lee", "Ann Lee")]
+    assert Reading.from_texts(without_bo).answers(query, "Y_1") == ["Gus Lee"]  # true, as far as it goes
+    assert Reader(Documents(without_bo)).answer(query) is None  # but Bo might have children: refuse
+    assert Reader(Documents(without_bo), careful=False).answer(query) == ["Gus Lee"]
+    every = [ARTICLES[name] for name in required(query)]
+    assert Reader(Documents(every)).answer(query) == ["Gus Lee"]
+
+
+def test_an_attribute_start_needs_the_closed_world_sentence_and_every_holders_article():
+    query = ['brother(Y_2, Y_1)', 'hobby(Y_2, "chess")']
+    assert starts_from_attribute(query) and not starts_from_attribute(['son("Yara Lee", Y_1)'])
+    sentence = closed_world_statement(FAMILY, query)
+    assert sentence == "In this universe, exactly 3 people have the hobby chess."
+    assert closed_world_statement(FAMILY, ['son("Yara Lee", Y_1)']) == ""
+    assert closed_world_statement(FAMILY, ['son(Y_2, Y_1)', 'job(Y_2, "baker")']).endswith("exactly 1 person has the occupation baker.")
+    every = [ARTICLES[name] for name in required(query)]
+    assert Reader(Documents(every)).answer(query, sentence) == ["Bo Lee"]
+    assert Reader(Documents(every)).answer(query) is None  # no set of articles shows nobody else plays chess
+    assert Reader(Documents(every[1:])).answer(query, sentence) is None  # a holder is missing

@@ -43,7 +43,7 @@ from .config import Settings
 from .kinship import Kinship
 from .questions import Question
 from .reading import GENDER_OF_OBJECT, CompiledArticle, Names, Reading, compile_article
-from .required import RequiredSets, closed_world_statement, starts_from_attribute
+from .required import RequiredSets, closed_world_statement, proven, starts_from_attribute
 from .solver import Solver, parse_literal
 
 if TYPE_CHECKING:
@@ -122,12 +122,31 @@ class Evidence:
         return self.required_sets.titles(question.query)
 
     def sufficient_set(self, question: Question) -> list[str] | None:
-        """The required set, checked: the lenient reader derives exactly the gold answer from it (None above max_evidence)."""
-        required = self.required(question)
+        """The required set, checked (None above max_evidence).
+
+        Guards, each a RuntimeError that stops generation: the rule evaluated on the universe gives the
+        solver's answer; the text reader, by the rule, proves exactly the gold answer from the required
+        articles and nothing without any one of them; the lenient reader derives the gold answer too.
+        """
+        people, answers = self.required_sets.walk(question.query)
+        names = self.kinship.universe.names
+        required = sorted(names[person] for person in people)
         if len(required) > self.settings.max_evidence:
             return None
-        if not self.derives(question, required, self.truth(question)):
-            raise RuntimeError(f"the required set of question {question.id} does not derive its answer: {question.question!r}")
+        holders = self.required_sets.holders(question.query)
+        problem = None
+        if answers != question.answer:
+            problem = f"the rule gives {answers} on the universe, the solver {question.answer}"
+        elif proven(self.reading(required), question.query, holders) != question.answer:
+            problem = "its required articles do not prove its answer"
+        elif not self.derives(question, required, self.truth(question)):
+            problem = "the lenient reader does not derive its answer from its required articles"
+        else:
+            proving = [t for t in required if proven(self.reading([r for r in required if r != t]), question.query, holders) is not None]
+            if proving:
+                problem = f"its answer is proven without the article of {proving[0]}"
+        if problem:
+            raise RuntimeError(f"question {question.id} ({question.question!r}): {problem}")
         return required
 
     def closed_world(self, question: Question) -> str:

@@ -163,6 +163,7 @@ class Reading:
     def __init__(self, articles: Iterable[CompiledArticle], names: Names) -> None:
         self.names = names
         self.with_article: set[int] = set()
+        self.own: dict[int, CompiledArticle] = {}  # each subject's own article: the complete source of their lists
         parents: dict[int, set[int]] = defaultdict(set)
         children: dict[int, set[int]] = defaultdict(set)
         siblings: dict[int, set[int]] = defaultdict(set)
@@ -172,6 +173,7 @@ class Reading:
         attrs: dict[tuple[int, str], str] = {}
         for article in articles:
             self.with_article.add(article.subject)
+            self.own[article.subject] = article
             for child, parent in article.parents:
                 parents[child].add(parent)
                 children[parent].add(child)

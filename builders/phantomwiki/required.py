@@ -23,13 +23,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from typing import Protocol
 
-from .reading import TO_SIBLING, TO_SPOUSE, reader_paths
+from .reading import TO_SIBLING, TO_SPOUSE, CompiledArticle, Reading, reader_paths
 from .relations import DATA_DIR, IS_FEMALE, IS_MALE, NOT_NODE, TO_CHILD, TO_FRIEND, TO_PARENT, attributes
 from .solver import Literal, parse_literal
 from .universe import Universe
 
 _GENDER_GIVEN = frozenset({TO_PARENT, TO_CHILD, TO_SIBLING, TO_SPOUSE})  # mother/father, son/daughter, sister/..., wife/...
+
+
+class Missing(LookupError):
+    """A person whose own article the rule needs has none among the documents."""
 
 
 def starts_from_attribute(query: Sequence[str]) -> bool:
@@ -61,24 +66,71 @@ def _holders(universe: Universe, attribute: str, value: str) -> list[int]:
     return universe.holders(attribute, value)
 
 
-class RequiredSets:
-    """Required sets of questions on one universe (the universe's own lists are what the articles state)."""
+class Source(Protocol):
+    """What the rule reads: each person's own lists and attributes, and genders (from the universe or from documents)."""
+
+    def listed(self, op: int, person: int) -> Iterable[int]:
+        """The people `person`'s own article lists for one step (parent, child, sibling, spouse, friend)."""
+
+    def attribute(self, person: int, name: str) -> str | None:
+        """An attribute, read from the person's own article."""
+
+    def gender(self, person: int, told: bool) -> str | None:
+        """A gender: from the sentence that reached the person when `told`, else from their own article."""
+
+    def start(self, literal: Literal) -> set[int]:
+        """The people the innermost literal starts from: the named person, or every holder of the value."""
+
+    def name(self, person: int) -> str:
+        """A person's full name."""
+
+
+def _relation(source: Source, rel: str, start: int) -> set[int]:
+    """The Y with rel(start, Y), walking the reader's path over each person's own lists."""
+    paths: list[tuple[tuple[int, ...], bool]] = [((start,), False)]  # (path, gender of its end given by a sentence)
+    for op, arg in reader_paths()[rel]:
+        if op in (IS_FEMALE, IS_MALE):
+            wanted = "female" if op == IS_FEMALE else "male"
+            paths = [(path, told) for path, told in paths if source.gender(path[-1], told) == wanted]
+        elif op == NOT_NODE:
+            paths = [(path, told) for path, told in paths if path[-1] != path[arg]]
+        else:
+            told = op in _GENDER_GIVEN
+            paths = [(path + (y,), told) for path, _ in paths for y in source.listed(op, path[-1])]
+        if not paths:
+            break
+    return {path[-1] for path, _ in paths}
+
+
+def evaluate(source: Source, query: Sequence[str]) -> list[str]:
+    """A chain query's answers by the rule, sorted as gold answers are; Missing where the source lacks an article."""
+    literals: list[Literal] = [parse_literal(text) for text in reversed(query)]
+    frontier = source.start(literals[0])
+    if literals[0].inverse:
+        literals = literals[1:]
+    for lit in literals:
+        if lit.kind == "relation":
+            reached: set[int] = set()
+            for person in sorted(frontier):
+                reached |= _relation(source, lit.predicate, person)
+            frontier = reached
+        elif lit.kind == "count":
+            return [str(count) for count in sorted({len(_relation(source, lit.predicate, p)) for p in sorted(frontier)})]
+        else:  # an attribute of each person reached, read from their own article
+            return sorted({value for p in sorted(frontier) if (value := source.attribute(p, lit.predicate)) is not None})
+    return sorted(source.name(person) for person in frontier)
+
+
+class UniverseSource:
+    """The universe's own lists, which are what each article states; records whose article the rule reads."""
 
     def __init__(self, universe: Universe) -> None:
         self.universe = universe
-        self.paths = reader_paths()
+        self.read: set[int] = set()
 
-    def _siblings(self, person: int) -> Iterable[int]:
+    def listed(self, op: int, person: int) -> Iterable[int]:
         u = self.universe
-        return {c for p in u.parents[person] for c in u.children[p]} - {person}
-
-    def _spouses(self, person: int) -> Iterable[int]:
-        u = self.universe
-        return {p for c in u.children[person] for p in u.parents[c]} - {person}
-
-    def _listed(self, op: int, person: int) -> Iterable[int]:
-        """The people `person`'s own article lists for a step."""
-        u = self.universe
+        self.read.add(person)
         if op == TO_PARENT:
             return u.parents[person]
         if op == TO_CHILD:
@@ -86,56 +138,110 @@ class RequiredSets:
         if op == TO_FRIEND:
             return u.friends[person]
         if op == TO_SIBLING:
-            return self._siblings(person)
-        return self._spouses(person)
+            return {c for p in u.parents[person] for c in u.children[p]} - {person}
+        return {p for c in u.children[person] for p in u.parents[c]} - {person}
 
-    def relation(self, rel: str, start: int, read: set[int]) -> set[int]:
-        """The Y with rel(start, Y), walking the reader's path; adds to `read` everyone whose article the walk reads."""
-        female = self.universe.female
-        paths: list[tuple[tuple[int, ...], bool]] = [((start,), False)]  # (path, gender of its end given by a sentence)
-        for op, arg in self.paths[rel]:
-            if op in (IS_FEMALE, IS_MALE):
-                wanted = 1 if op == IS_FEMALE else 0
-                read.update(path[-1] for path, told in paths if not told)
-                paths = [(path, told) for path, told in paths if female[path[-1]] == wanted]
-            elif op == NOT_NODE:
-                paths = [(path, told) for path, told in paths if path[-1] != path[arg]]
-            else:
-                read.update(path[-1] for path, _ in paths)
-                told = op in _GENDER_GIVEN
-                paths = [(path + (y,), told) for path, _ in paths for y in self._listed(op, path[-1])]
-            if not paths:
-                break
-        return {path[-1] for path, _ in paths}
+    def attribute(self, person: int, name: str) -> str | None:
+        self.read.add(person)
+        return self.universe.gender(person) if name == "gender" else self.universe.attribute(name)[person]
+
+    def gender(self, person: int, told: bool) -> str | None:
+        if not told:
+            self.read.add(person)
+        return self.universe.gender(person)
+
+    def start(self, literal: Literal) -> set[int]:
+        constant = literal.source.strip()[1:-1]
+        if literal.inverse:  # the closed world: every holder's own article states the value
+            holders = set(_holders(self.universe, literal.predicate, constant))
+            self.read |= holders
+            return holders
+        return {self.universe.ids[constant]}
+
+    def name(self, person: int) -> str:
+        return self.universe.names[person]
+
+
+class DocumentSource:
+    """The articles among a set of documents (a Reading), each person's lists read from their own article only.
+
+    `holders` is the closed-world count of an attribute-start question (how many hold the value in the universe).
+    """
+
+    def __init__(self, reading: Reading, holders: int | None = None) -> None:
+        self.reading = reading
+        self.holders = holders
+
+    def _own(self, person: int) -> CompiledArticle:
+        found = self.reading.own.get(person)
+        if found is None:
+            raise Missing(self.reading.names.names[person])
+        return found
+
+    def listed(self, op: int, person: int) -> Iterable[int]:
+        own = self._own(person)
+        if op == TO_PARENT:
+            return [p for c, p in own.parents if c == person]
+        if op == TO_CHILD:
+            return [c for c, p in own.parents if p == person]
+        pairs = own.siblings if op == TO_SIBLING else own.spouses if op == TO_SPOUSE else own.friends
+        return [y for x, y in pairs if x == person]
+
+    def attribute(self, person: int, name: str) -> str | None:
+        own = self._own(person)
+        if name == "gender":
+            return next((g for p, g in own.genders if p == person), None)
+        return next((value for (p, attr), value in own.attributes if p == person and attr == name), None)
+
+    def gender(self, person: int, told: bool) -> str | None:
+        return self.reading.gender.get(person) if told else self.attribute(person, "gender")
+
+    def start(self, literal: Literal) -> set[int]:
+        constant = literal.source.strip()[1:-1]
+        if literal.inverse:
+            holders = {p for p in self.reading.own if self.attribute(p, literal.predicate) == constant}
+            if self.holders is None or len(holders) != self.holders:
+                raise Missing(f"a holder of {literal.predicate} {constant!r}")
+            return holders
+        person = self.reading.names.ids.get(constant)
+        if person is None:
+            raise Missing(constant)
+        return {person}
+
+    def name(self, person: int) -> str:
+        return self.reading.names.names[person]
+
+
+def proven(reading: Reading, query: Sequence[str], holders: int | None = None) -> list[str] | None:
+    """The answers the documents prove complete by the rule, or None where a needed article is missing."""
+    try:
+        return evaluate(DocumentSource(reading, holders), query)
+    except Missing:
+        return None
+
+
+class RequiredSets:
+    """Required sets of questions on one universe."""
+
+    def __init__(self, universe: Universe) -> None:
+        self.universe = universe
 
     def people(self, query: Sequence[str]) -> set[int]:
         """The required set of a chain query, as person ids."""
-        literals: list[Literal] = [parse_literal(text) for text in reversed(query)]
-        read: set[int] = set()
-        first = literals[0]
-        constant = first.source.strip()[1:-1]
-        if first.inverse:  # the closed world: every holder's own article states the value
-            frontier = set(_holders(self.universe, first.predicate, constant))
-            read |= frontier
-            literals = literals[1:]
-        else:
-            frontier = {self.universe.ids[constant]}
-        for lit in literals:
-            if lit.kind == "relation":
-                reached: set[int] = set()
-                for person in sorted(frontier):
-                    reached |= self.relation(lit.predicate, person, read)
-                frontier = reached
-            elif lit.kind == "count":
-                for person in sorted(frontier):
-                    read.add(person)
-                    self.relation(lit.predicate, person, read)
-            else:  # an attribute of each person reached, read from their own article
-                read |= frontier
-                frontier = set()
-        return read
+        return self.walk(query)[0]
+
+    def walk(self, query: Sequence[str]) -> tuple[set[int], list[str]]:
+        """(the required set, the answers by the rule on the universe itself)."""
+        source = UniverseSource(self.universe)
+        answers = evaluate(source, query)
+        return source.read, answers
 
     def titles(self, query: Sequence[str]) -> list[str]:
         """The required set of a chain query as sorted article titles."""
         names = self.universe.names
         return sorted(names[person] for person in self.people(query))
+
+    def holders(self, query: Sequence[str]) -> int | None:
+        """The closed-world count of an attribute-start query (None for a person-start one)."""
+        first = parse_literal(query[-1])
+        return len(_holders(self.universe, first.predicate, first.source.strip()[1:-1])) if first.inverse else None

@@ -13,7 +13,7 @@ from builders.metrics import DEFLECTION
 from builders.phantomwiki.config import ConfigError, settings_from
 from builders.phantomwiki.instances import build_instances, build_rag
 from builders.phantomwiki.reading import Names, Reading, article_statements, compile_article
-from builders.phantomwiki.required import starts_from_attribute
+from builders.phantomwiki.required import RequiredSets, proven, starts_from_attribute
 from builders.retrieval import Bm25Index
 from careful_reader import Documents, Reader
 from pw_universes import generated
@@ -21,8 +21,10 @@ from pw_universes import generated
 
 def check_labels(g, rows, fmt: str = "markdown") -> None:
     """Read every instance's documents as the careful reader does: it gives exactly the gold answer on each
-    sufficient instance and refuses on each insufficient one; the lenient reader (every sentence) agrees."""
+    sufficient instance and refuses on each insufficient one; the generator's own text reader agrees on
+    every row, and its lenient reader (every sentence) derives the gold answer from each sufficient one."""
     questions = {q.id: q for q in g.questions}
+    required = RequiredSets(g.universe)
     names, compiled, markdown = Names(), {}, {}  # each distinct text is converted and parsed once
 
     def shown(text):
@@ -39,9 +41,10 @@ def check_labels(g, rows, fmt: str = "markdown") -> None:
         q = questions[row["question_id"]]
         texts = [shown(doc["text"]) for doc in row["documents"]]
         careful = Reader(Documents(texts)).answer(q.query, row["closed_world"])
+        reading = Reading([lenient(text) for text in texts], names)
+        assert proven(reading, q.query, required.holders(q.query)) == careful, row["instance_id"]
         if row["answerable"] == "sufficient":
             assert careful == q.answer == row["answer"], row["instance_id"]
-            reading = Reading([lenient(text) for text in texts], names)
             assert reading.answers(q.query, q.answer_variable) == q.answer, row["instance_id"]
         else:
             assert careful is None, row["instance_id"]

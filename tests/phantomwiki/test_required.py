@@ -6,9 +6,10 @@ import pytest
 
 from builders.phantomwiki.articles import write_article
 from builders.phantomwiki.reading import Reading
-from builders.phantomwiki.required import RequiredSets, closed_world_statement, starts_from_attribute
+from builders.phantomwiki.required import RequiredSets, closed_world_statement, proven, starts_from_attribute
 from builders.phantomwiki.universe import build_universe
 from careful_reader import Documents, Reader
+from pw_universes import generated
 
 # Yara and Sam have two children, Ann and Bo; Ann has a son, Gus; Bo has no children. Bo and Gus play chess.
 NAMES = ["Yara Lee", "Ann Lee", "Bo Lee", "Sam Lee", "Gus Lee"]
@@ -49,6 +50,8 @@ def test_without_a_dead_end_article_the_answer_still_follows_but_cannot_be_prove
     assert Reader(Documents(without_bo), careful=False).answer(query) == ["Gus Lee"]
     every = [ARTICLES[name] for name in required(query)]
     assert Reader(Documents(every)).answer(query) == ["Gus Lee"]
+    assert proven(Reading.from_texts(every), query) == ["Gus Lee"]  # the generator's text reader, by the same rule
+    assert proven(Reading.from_texts(without_bo), query) is None
 
 
 def test_an_attribute_start_needs_the_closed_world_sentence_and_every_holders_article():
@@ -62,3 +65,13 @@ def test_an_attribute_start_needs_the_closed_world_sentence_and_every_holders_ar
     assert Reader(Documents(every)).answer(query, sentence) == ["Bo Lee"]
     assert Reader(Documents(every)).answer(query) is None  # no set of articles shows nobody else plays chess
     assert Reader(Documents(every[1:])).answer(query, sentence) is None  # a holder is missing
+    assert proven(Reading.from_texts(every), query, holders=3) == ["Bo Lee"]
+    assert proven(Reading.from_texts(every), query) is None
+    assert proven(Reading.from_texts(every[1:]), query, holders=3) is None
+
+
+def test_the_rule_on_the_universe_gives_the_solvers_answer_to_every_question():
+    g = generated("n500_s1")
+    sets = RequiredSets(g.universe)
+    for q in g.questions:
+        assert sets.walk(q.query)[1] == q.answer, q.question

@@ -50,6 +50,7 @@ class PhantomWikiConfig(datasets.BuilderConfig):
     instance_documents: int = Settings.instance_documents
     max_evidence: int = Settings.max_evidence
     attribute_questions: bool = Settings.attribute_questions
+    unanswerable: int = Settings.unanswerable
     distractors: str = Settings.distractors
     document_format: str = Settings.document_format
     retrieval_k: int = Settings.retrieval_k

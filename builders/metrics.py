@@ -198,7 +198,11 @@ def instance_scores(instances: Iterable[Mapping[str, Any]], predictions: Mapping
     `predictions` maps ``instance_id`` to ``{"answer": str or list, "citations": list of positions}``
     (citations optional). Returns means over instances of answer precision / recall / F1 / exact
     match (answerable instances), deflection accuracy on each side, ADTScore, the unified score and
-    citation precision / recall (answerable instances that cite), and ``count``.
+    citation precision / recall (answerable instances that cite), ``count``, and ``per_category``:
+    for ``answerable``, ``insufficient`` and each unanswerable kind present (``unanswerable_kind``), its
+    ``accuracy``, ``count``, and for the must-deflect ones the ``adt_score`` and ``unified_score`` of
+    the answerable instances against that category alone. Every instance whose ``answerable`` is not
+    ``sufficient`` (insufficient evidence or an unanswerable variant) must be deflected.
     """
     answerable_rows: list[dict[str, float]] = []
     answerable_ok: list[bool] = []
@@ -206,6 +210,7 @@ def instance_scores(instances: Iterable[Mapping[str, Any]], predictions: Mapping
     points_a: list[float] = []
     points_u: list[float] = []
     cites: list[dict[str, float]] = []
+    by_category: dict[str, tuple[list[bool], list[float]]] = {}
     for instance in instances:
         identifier = instance["instance_id"]
         if identifier not in predictions:
@@ -221,9 +226,14 @@ def instance_scores(instances: Iterable[Mapping[str, Any]], predictions: Mapping
             points_a.append(unified_points(answer, gold, True))
             if "citations" in prediction:
                 cites.append(citation_scores(prediction["citations"], instance["citations"]))
+            hit, points = answerable_ok[-1], points_a[-1]
         else:
             deflect_ok.append(is_deflection(answer))
             points_u.append(unified_points(answer, gold, False))
+            hit, points = deflect_ok[-1], points_u[-1]
+        hits, earned = by_category.setdefault(category_of(instance), ([], []))
+        hits.append(hit)
+        earned.append(points)
 
     def mean(rows: list[dict[str, float]], key: str) -> float:
         return sum(row[key] for row in rows) / len(rows) if rows else math.nan
@@ -242,4 +252,80 @@ def instance_scores(instances: Iterable[Mapping[str, Any]], predictions: Mapping
         "citation_precision": mean(cites, "citation_precision"),
         "citation_recall": mean(cites, "citation_recall"),
         "count": len(answerable_ok) + len(deflect_ok),
+        "per_category": {name: _category_scores(name, by_category, acc_a, points_a) for name in sorted(
+            by_category, key=lambda name: (name != "answerable", name != "insufficient", name))},
     }
+
+
+def category_of(instance: Mapping[str, Any]) -> str:
+    """An evidence instance's category: ``answerable``, ``insufficient``, or its ``unanswerable_kind``."""
+    if instance["answerable"] == "sufficient":
+        return "answerable"
+    if instance["answerable"] == "unanswerable":
+        return str(instance.get("unanswerable_kind") or "unanswerable")
+    return "insufficient"
+
+
+def _category_scores(name: str, by_category: Mapping[str, tuple[list[bool], list[float]]], acc_answerable: float,
+                     points_answerable: Sequence[float]) -> dict[str, float]:
+    hits, points = by_category[name]
+    out = {"accuracy": accuracy(hits), "count": len(hits)}
+    if name != "answerable":
+        out["adt_score"] = adt_score(acc_answerable, out["accuracy"])
+        out["unified_score"] = unified_score(points_answerable, points) if points_answerable else math.nan
+    return out
+
+
+def choice_scores(instances: Iterable[Mapping[str, Any]], predictions: Mapping[str, int | None]) -> dict[str, Any]:
+    """Score multiple-choice predictions (``instance_id`` -> chosen option index, or None) on PhantomWiki instances.
+
+    The gold option is ``gold_answer_idx`` (the answer on a sufficient instance, "Unanswerable" on every other).
+    Returns ``accuracy_answerable``, ``accuracy_deflection``, ``adt_score``, ``accuracy``, ``count`` and
+    ``per_category`` (accuracy per category, as in `instance_scores`).
+    """
+    answerable: list[bool] = []
+    deflect: list[bool] = []
+    by_category: dict[str, list[bool]] = {}
+    for instance in instances:
+        identifier = instance["instance_id"]
+        if identifier not in predictions:
+            raise ValueError(f"no prediction for instance {identifier!r}; predict every instance (None if unparsed)")
+        hit = is_correct(predictions[identifier], instance["gold_answer_idx"])
+        (answerable if instance["answerable"] == "sufficient" else deflect).append(hit)
+        by_category.setdefault(category_of(instance), []).append(hit)
+    acc_answerable = accuracy(answerable) if answerable else math.nan
+    acc_deflect = accuracy(deflect) if deflect else math.nan
+    return {
+        "accuracy_answerable": acc_answerable,
+        "accuracy_deflection": acc_deflect,
+        "adt_score": adt_score(acc_answerable, acc_deflect),
+        "accuracy": accuracy(answerable + deflect),
+        "count": len(answerable) + len(deflect),
+        "per_category": {name: accuracy(hits) for name, hits in sorted(by_category.items())},
+    }
+
+
+# --- reading a model's response ---------------------------------------------------------------------------
+
+_THINK_END = "</think>"
+_ANSWER_LINE = re.compile(r"^(?:final\s+)?answer\s*:\s*(.*)$", re.IGNORECASE)
+_CITATION = re.compile(r"\[\s*(\d+(?:\s*,\s*\d+)*)\s*\]")
+
+
+def read_response(response: str) -> dict[str, Any]:
+    """The answer and cited positions in a response.
+
+    Reasoning up to a final `</think>` is dropped; the answer is the last line labelled `Answer:`, or else
+    the first non-empty line; `[n]` / `[n, m]` on that line or after it are citations of documents n, m
+    (numbered from 1, returned as 0-based positions); one trailing full stop and outer quotes are dropped.
+    """
+    lines = [line.strip() for line in response.rsplit(_THINK_END, 1)[-1].splitlines() if line.strip()]
+    if not lines:
+        return {"answer": "", "citations": []}
+    labelled = [index for index, line in enumerate(lines) if _ANSWER_LINE.match(line)]
+    start = labelled[-1] if labelled else 0
+    line = _ANSWER_LINE.match(lines[start]).group(1) if labelled else lines[start]
+    cited = {int(n) - 1 for text in [line, *lines[start + 1:]] for group in _CITATION.findall(text)
+             for n in group.split(",")}
+    answer = " ".join(_CITATION.sub(" ", line).split()).strip("*\"'` ").removesuffix(".").strip("*\"'` ")
+    return {"answer": answer, "citations": sorted(cited)}

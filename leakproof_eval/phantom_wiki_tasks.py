@@ -1,8 +1,9 @@
 """PhantomWiki as lm-eval tasks: a universe from `--metadata`, the paper's prompts, answers read and scored by `builders.metrics`.
 
 Tasks (YAML in `tasks/`): `phantom_wiki_questions` (the whole corpus in context, the paper's ZeroShot),
-`phantom_wiki_instances` and `phantom_wiki_rag` (documents in context, answer or deflect), and their
-`_cite` variants (answer with document numbers). Metadata keys (all optional, defaults in the YAML):
+`phantom_wiki_instances` and `phantom_wiki_rag` (documents in context, answer or deflect; unanswerable
+variants included unless `phantom_wiki_unanswerable` is 0), their `_cite` variants (answer with document
+numbers), and `phantom_wiki_mc` (the instances as multiple choice, "Unanswerable" among the options). Metadata keys (all optional, defaults in the YAML):
 `phantom_wiki_config` (a universe name such as `n500_s1` or `n50_d10_s3`), `phantom_wiki_size`,
 `phantom_wiki_seed`, `phantom_wiki_depth` (override those parts of the name), `phantom_wiki_<knob>` for
 every dataset setting (`instance_documents`, `distractors`, `document_format`, `retrieval_k`, ...) and
@@ -19,6 +20,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from builders import metrics
+from builders.metrics import read_response
 from builders.evidence import render
 from builders.phantomwiki.config import ConfigError, Settings, parse_name, settings_from
 
@@ -137,7 +139,8 @@ def _evidence_docs(metadata: Mapping[str, Any], subset: str, cite: bool) -> Any:
     key = keep(universe.key(subset), {d["title"]: d["text"] for row in rows for d in row["documents"]})
     docs = [
         {"benchmark": BENCHMARK, "universe": key, "cite": cite, "id": row.get("instance_id", row["question_id"]),
-         "question_id": row["question_id"], "question": row["question"], "closed_world": row["closed_world"],
+         "question_id": row["question_id"], "question_family_id": row["question_family_id"],
+         "question": row["question"], "closed_world": row["closed_world"], "unanswerable_kind": row["unanswerable_kind"],
          "answer": row["answer"],
          "question_answer": row["question_answer"], "answerable": row["answerable"], "citations": row["citations"],
          "document_titles": [d["title"] for d in row["documents"]], "difficulty": row["difficulty"],
@@ -160,6 +163,16 @@ def load_instances_cite(**metadata: Any) -> Any:
 def load_rag(**metadata: Any) -> Any:
     """`phantom_wiki_rag`: each question with its BM25 top-k articles, sufficient or not (exact)."""
     return _evidence_docs(metadata, "rag", cite=False)
+
+
+def load_mc(**metadata: Any) -> Any:
+    """`phantom_wiki_mc`: the evidence instances with their options, numbered from 1 (choices are the numbers)."""
+    dataset = _evidence_docs(metadata, "instances", cite=False)
+    universe = universe_from(metadata)
+    options = {row["instance_id"]: (row["answer_options"], row["gold_answer_idx"]) for row in universe.load("instances")}
+    return dataset.map(lambda doc: {
+        "answer_options": options[doc["id"]][0], "gold_answer_idx": options[doc["id"]][1],
+        "choices": [str(number) for number in range(1, len(options[doc["id"]][0]) + 1)]})
 
 
 def load_rag_cite(**metadata: Any) -> Any:
@@ -190,6 +203,15 @@ def evidence_prompt(doc: Mapping[str, Any]) -> str:
     return template("phantom_wiki_evidence").format(evidence="\n\n".join(shown), question=question)
 
 
+def mc_prompt(doc: Mapping[str, Any]) -> str:
+    """The instance's documents, the question and its options numbered from 1, ending in `Answer:`."""
+    articles = texts(doc["universe"])
+    evidence = "\n\n".join(articles[title].strip() for title in doc["document_titles"])
+    question = " ".join(part for part in (doc["closed_world"], doc["question"]) if part)
+    options = "\n".join(f"{number}. {text}" for number, text in enumerate(doc["answer_options"], 1))
+    return template("phantom_wiki_mc").format(evidence=evidence, question=question, options=options)
+
+
 def gold_text(doc: Mapping[str, Any]) -> str:
     """The gold answer as one comma-separated string (lm_eval logs it as the target)."""
     return f"{metrics.ANSWER_SEPARATOR} ".join(doc["answer"])
@@ -204,30 +226,6 @@ def gold_response(doc: Mapping[str, Any]) -> str:
 
 
 # --- reading a response (lm_eval filter) -------------------------------------------------------------------------
-
-_THINK_END = "</think>"
-_ANSWER_LINE = re.compile(r"^(?:final\s+)?answer\s*:\s*(.*)$", re.IGNORECASE)
-_CITATION = re.compile(r"\[\s*(\d+(?:\s*,\s*\d+)*)\s*\]")
-
-
-def read_response(response: str) -> dict[str, Any]:
-    """The answer and cited positions in a response.
-
-    Reasoning up to a final `</think>` is dropped; the answer is the last line labelled `Answer:`, or else
-    the first non-empty line; `[n]` / `[n, m]` on that line or after it are citations of documents n, m
-    (numbered from 1, returned as 0-based positions); one trailing full stop and outer quotes are dropped.
-    """
-    lines = [line.strip() for line in response.rsplit(_THINK_END, 1)[-1].splitlines() if line.strip()]
-    if not lines:
-        return {"answer": "", "citations": []}
-    labelled = [index for index, line in enumerate(lines) if _ANSWER_LINE.match(line)]
-    start = labelled[-1] if labelled else 0
-    line = _ANSWER_LINE.match(lines[start]).group(1) if labelled else lines[start]
-    cited = {int(n) - 1 for text in [line, *lines[start + 1:]] for group in _CITATION.findall(text)
-             for n in group.split(",")}
-    answer = " ".join(_CITATION.sub(" ", line).split()).strip("*\"'` ").removesuffix(".").strip("*\"'` ")
-    return {"answer": answer, "citations": sorted(cited)}
-
 
 def read_answers(responses: Iterable[str], docs: Sequence[Mapping[str, Any]]) -> list[str]:
     """lm_eval filter for `phantom_wiki_questions`: each response's answer text."""
@@ -249,8 +247,8 @@ def score_question(doc: Mapping[str, Any], results: Sequence[str]) -> dict[str, 
 
 def _scored(doc: Mapping[str, Any], prediction: Mapping[str, Any]) -> dict[str, Any]:
     """What a corpus-level aggregation needs of one document: its gold fields and the prediction."""
-    return {"id": doc["id"], "answerable": doc["answerable"], "answer": list(doc["answer"]),
-            "citations": list(doc["citations"]), "prediction": dict(prediction)}
+    return {"id": doc["id"], "answerable": doc["answerable"], "unanswerable_kind": doc["unanswerable_kind"],
+            "answer": list(doc["answer"]), "citations": list(doc["citations"]), "prediction": dict(prediction)}
 
 
 def score_evidence(doc: Mapping[str, Any], results: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
@@ -267,8 +265,8 @@ def score_evidence_cite(doc: Mapping[str, Any], results: Sequence[Mapping[str, A
 
 def evidence_scores(items: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """builders.metrics.instance_scores over the per-document values lm_eval collected."""
-    rows = [{"instance_id": item["id"], "answerable": item["answerable"], "answer": item["answer"],
-             "citations": item["citations"]} for item in items]
+    rows = [{"instance_id": item["id"], "answerable": item["answerable"], "unanswerable_kind": item["unanswerable_kind"],
+             "answer": item["answer"], "citations": item["citations"]} for item in items]
     return metrics.instance_scores(rows, {item["id"]: item["prediction"] for item in items})
 
 
@@ -285,4 +283,35 @@ def _aggregation(name: str) -> Callable[[Sequence[Mapping[str, Any]]], float]:
 
 AGGREGATIONS: dict[str, Callable[[Sequence[Mapping[str, Any]]], float]] = {
     name: _aggregation(name) for name in EVIDENCE_METRICS + CITATION_METRICS
+}
+
+
+# --- multiple choice -----------------------------------------------------------------------------------------------
+
+CHOICE_METRICS: tuple[str, ...] = ("adt_score", "accuracy_answerable", "accuracy_deflection", "accuracy")
+
+
+def score_choice(doc: Mapping[str, Any], results: Sequence[tuple[float, bool]]) -> dict[str, dict[str, Any]]:
+    """The option with the highest likelihood (the first on ties), for every multiple-choice metric."""
+    likelihoods = [likelihood for likelihood, _ in results]
+    item = {"id": doc["id"], "answerable": doc["answerable"], "unanswerable_kind": doc["unanswerable_kind"],
+            "gold_answer_idx": doc["gold_answer_idx"], "prediction": max(range(len(likelihoods)), key=likelihoods.__getitem__)}
+    return {name: item for name in CHOICE_METRICS}
+
+
+def _choice_aggregation(name: str) -> Callable[[Sequence[Mapping[str, Any]]], float]:
+    """lm_eval aggregation reporting one value of builders.metrics.choice_scores."""
+
+    def aggregate(items: Sequence[Mapping[str, Any]]) -> float:
+        rows = [{"instance_id": item["id"], "answerable": item["answerable"], "unanswerable_kind": item["unanswerable_kind"],
+                 "gold_answer_idx": item["gold_answer_idx"]} for item in items]
+        return metrics.choice_scores(rows, {item["id"]: item["prediction"] for item in items})[name]
+
+    aggregate.__name__ = aggregate.__qualname__ = f"mc_{name}"
+    aggregate.__doc__ = f"`{name}` of builders.metrics.choice_scores over the evaluated documents."
+    return aggregate
+
+
+CHOICE_AGGREGATIONS: dict[str, Callable[[Sequence[Mapping[str, Any]]], float]] = {
+    name: _choice_aggregation(name) for name in CHOICE_METRICS
 }

@@ -43,6 +43,7 @@ class Settings:
     instance_documents: int = 32  # total documents per instance in the fixed layout
     max_evidence: int = 32  # questions whose required set holds more articles than this get no instances
     attribute_questions: bool = False  # instances for questions starting from an attribute value (closed world)
+    unanswerable: int = 1  # unanswerable variants of each kind per question family in instances and rag (0: none)
     distractors: str = "hard"  # "hard": BM25 neighbours of question + evidence; "easy": seeded random articles
     document_format: str = "markdown"  # "markdown", "text" or "html"
     retrieval_k: int = 4  # BM25 top-k of the `rag` subset (the paper's 4)
@@ -62,6 +63,7 @@ class Settings:
             ("instance_layout", self.instance_layout in LAYOUTS, f"one of {', '.join(LAYOUTS)}"),
             ("instance_documents", self.instance_documents >= 0, "at least 0"),
             ("max_evidence", self.max_evidence >= 1, "at least 1"),
+            ("unanswerable", 0 <= self.unanswerable <= 10, "between 0 and 10 variants of each kind per question"),
             ("distractors", self.distractors in DISTRACTORS, f"one of {', '.join(DISTRACTORS)}"),
             ("document_format", self.document_format in FORMATS, f"one of {', '.join(FORMATS)}"),
             ("retrieval_k", self.retrieval_k >= 1, "at least 1"),

@@ -9,13 +9,17 @@ _INT = datasets.Value("int32")
 _DOCUMENTS = [{"title": _STRING, "text": _STRING}]
 _QUESTION = {
     "question_id": _STRING,
+    "question_family_id": _STRING,  # NeoQA's field: a question and its unanswerable variants share it
     "question": _STRING,
+    "unanswerable_kind": _STRING,  # for an unanswerable variant: false_premise_relation, ... ("" otherwise)
+    "premise": _STRING,  # the fact a variant rests on, e.g. cousin("Geri Adey", "Lanny Widgeon") ("" otherwise)
+    "premise_status": _STRING,  # "refuted" (the universe contradicts it) or "unknown" (it does not model it)
     "closed_world": _STRING,  # for a question starting from an attribute value: how many hold it ("" otherwise)
     "question_answer": [_STRING],  # the question's true answers, whatever the evidence
     "difficulty": _INT,
     "is_aggregation_question": datasets.Value("bool"),
     "answer": [_STRING],  # the gold output: question_answer, or [metrics.DEFLECTION] when insufficient
-    "answerable": _STRING,  # "sufficient" or "insufficient"
+    "answerable": _STRING,  # "sufficient", "insufficient" or "unanswerable"
     "documents": _DOCUMENTS,
     "citations": [_INT],  # 0-based positions in `documents` of the evidence to cite
 }
@@ -46,10 +50,13 @@ FEATURES = {
             "num_distractors": _INT,
             "layout": _STRING,  # "fixed" or "ablation"
             "distractor_kind": _STRING,  # "hard" or "easy"
+            "answer_options": [_STRING],  # multiple choice: the family's options, "Unanswerable" among them
+            "gold_answer_idx": _INT,  # the correct option: the gold answer if sufficient, else "Unanswerable"
         }
     ),
     "rag": datasets.Features(
         {
+            "instance_id": _STRING,  # question id / rag-k, and / kind-n for an unanswerable variant
             **_QUESTION,
             "retrieved_titles": [_STRING],  # BM25 top-k of the question text, best first
             "retrieved_sufficient": datasets.Value("bool"),

@@ -41,10 +41,13 @@ from ..rng import below, shuffled, stream
 from .articles import read_article
 from .config import Settings
 from .kinship import Kinship
+from .options import UNANSWERABLE, OptionMaker, option_text
 from .questions import Question
 from .reading import GENDER_OF_OBJECT, CompiledArticle, Names, Reading, compile_article
-from .required import RequiredSets, closed_world_statement, proven, starts_from_attribute
+from .required import RequiredSets, Shown, closed_world_statement, proven, starts_from_attribute
+from .relations import relation_bank
 from .solver import Solver, parse_literal
+from .variants import Variant, VariantMaker
 
 if TYPE_CHECKING:
     from .generate import Generated
@@ -85,6 +88,10 @@ class Evidence:
         self.kinship = Kinship(generated.universe)
         self.solver = Solver(self.kinship)
         self.required_sets = RequiredSets(generated.universe)
+        bank = relation_bank(self.settings.easy_mode)
+        self.variant_maker = VariantMaker(self.kinship, self.settings.seed, bank)
+        self.option_maker = OptionMaker(self.kinship, self.settings.seed, bank)
+        self._family: dict[str, set[int]] = {}  # question id -> its required set, for the questions that have one
         self._index: Bm25Index | None = None
         self._scores, self._scores_key = None, None
 
@@ -133,21 +140,35 @@ class Evidence:
         required = sorted(names[person] for person in people)
         if len(required) > self.settings.max_evidence:
             return None
+        self._family[question.id] = people
         holders = self.required_sets.holders(question.query)
+        shown = Shown.of((self.compiled(t) for t in required), self.names)
         problem = None
         if answers != question.answer:
             problem = f"the rule gives {answers} on the universe, the solver {question.answer}"
-        elif proven(self.reading(required), question.query, holders) != question.answer:
+        elif proven(shown, question.query, holders) != question.answer:
             problem = "its required articles do not prove its answer"
         elif not self.derives(question, required, self.truth(question)):
             problem = "the lenient reader does not derive its answer from its required articles"
         else:
-            proving = [t for t in required if proven(self.reading([r for r in required if r != t]), question.query, holders) is not None]
+            subjects = [self.compiled(t).subject for t in required]
+            proving = [t for t, p in zip(required, subjects) if proven(shown.without(p), question.query, holders) is not None]
             if proving:
                 problem = f"its answer is proven without the article of {proving[0]}"
         if problem:
             raise RuntimeError(f"question {question.id} ({question.question!r}): {problem}")
         return required
+
+    def variants(self, question: Question) -> list[Variant]:
+        """The unanswerable variants of a question with a sufficient set (call sufficient_set first)."""
+        family = self._family[question.id]
+        return self.variant_maker.variants(question.id, question.question, question.query, family, self.settings.unanswerable)
+
+    def has_family(self, question: Question) -> bool:
+        """Whether a question has unanswerable variants: it starts from a named person and has a sufficient set."""
+        if starts_from_attribute(question.query):
+            return False
+        return question.id in self._family or self.sufficient_set(question) is not None
 
     def closed_world(self, question: Question) -> str:
         """The closed-world sentence an attribute-start question is shown with ("" for a person-start one)."""
@@ -217,10 +238,14 @@ class Evidence:
         return {"title": title, "text": render(self.texts[title], self.settings.document_format)}
 
 
-def _base_row(evidence: Evidence, question: Question) -> dict:
+def _base_row(evidence: Evidence, question: Question, variant: Variant | None = None) -> dict:
     return {
         "question_id": question.id,
-        "question": question.question,
+        "question_family_id": question.id,
+        "question": variant.question if variant else question.question,
+        "unanswerable_kind": variant.kind if variant else "",
+        "premise": variant.premise if variant else "",
+        "premise_status": variant.status if variant else "",
         "closed_world": evidence.closed_world(question),
         "question_answer": list(question.answer),
         "difficulty": question.difficulty,
@@ -229,13 +254,17 @@ def _base_row(evidence: Evidence, question: Question) -> dict:
 
 
 def question_instances(evidence: Evidence, question: Question) -> Iterator[dict]:
-    """Every instance of one question: per layout group, the sufficient one, then one per missing article."""
+    """Every instance of one question's family: per layout group, the sufficient one, one per missing article,
+    then the unanswerable variants (with the sufficient instance's documents)."""
     s = evidence.settings
     if not s.attribute_questions and starts_from_attribute(question.query):
         return
     required = evidence.sufficient_set(question)
     if required is None:
         return
+    variants = evidence.variants(question)
+    options = evidence.option_maker.options(question)
+    answer_index, deflect_index = options.index(option_text(question.answer)), options.index(UNANSWERABLE)
     groups = distractor_counts(s.instance_layout, s.instance_documents, len(required))
     need = max(max(full, missing) for full, missing in groups)
     chosen = evidence.distractors(question, required, need)
@@ -243,24 +272,40 @@ def question_instances(evidence: Evidence, question: Question) -> Iterator[dict]
     for full, missing_count in groups:
         if s.instance_layout == "ablation" and full > len(chosen):
             continue
-        cases = [("", full)] + [(title, missing_count) for title in required]
-        for index, (missing, count) in enumerate(cases):
+        group = f"{question.id}/{s.instance_layout}-{full}/"
+        cases: list[tuple[str, int, Variant | None]] = [("", full, None)]
+        cases += [(title, missing_count, None) for title in required]
+        cases += [("", full, variant) for variant in variants]
+        made: dict[str, int] = {}
+        shown: dict[tuple[str, ...], list[dict[str, str]]] = {}  # variants show the sufficient instance's documents
+        for index, (missing, count, variant) in enumerate(cases):
             distractors = chosen[:count]
             cited = [t for t in required if t != missing]
             titles = arrange(order, cited + distractors)
+            documents = shown.get(tuple(titles))
+            if documents is None:
+                documents = shown[tuple(titles)] = [evidence.document(t) for t in titles]
+            if variant:
+                made[variant.kind] = made.get(variant.kind, 0) + 1
+                name = f"{variant.kind}-{made[variant.kind]}"
+            else:
+                name = f"missing-{index}" if missing else "sufficient"
+            answerable = "unanswerable" if variant else "insufficient" if missing else "sufficient"
             yield {
-                "instance_id": f"{question.id}/{s.instance_layout}-{full}/" + (f"missing-{index}" if missing else "sufficient"),
-                **_base_row(evidence, question),
-                "answer": [DEFLECTION] if missing else list(question.answer),
-                "answerable": "insufficient" if missing else "sufficient",
-                "documents": [evidence.document(t) for t in titles],
-                "citations": citations(titles, cited),
-                "evidence_titles": cited,
+                "instance_id": group + name,
+                **_base_row(evidence, question, variant),
+                "answer": list(question.answer) if answerable == "sufficient" else [DEFLECTION],
+                "answerable": answerable,
+                "documents": documents,
+                "citations": [] if variant else citations(titles, cited),
+                "evidence_titles": [] if variant else cited,  # a variant shows its parent's, but nothing answers it
                 "missing_article": missing,
                 "distractor_titles": arrange(order, distractors),
                 "num_distractors": len(distractors),
                 "layout": s.instance_layout,
                 "distractor_kind": s.distractors,
+                "answer_options": options,
+                "gold_answer_idx": answer_index if answerable == "sufficient" else deflect_index,
             }
 
 
@@ -271,18 +316,30 @@ def build_instances(generated: Generated, settings: Settings | None = None, evid
 
 
 def build_rag(generated: Generated, settings: Settings | None = None, evidence: Evidence | None = None) -> list[dict]:
-    """Rows of the `rag` subset: each question with its BM25 top-k articles, sufficient when they hold its required set."""
+    """Rows of the `rag` subset: each question with its BM25 top-k articles, sufficient when they hold its required set,
+    then the unanswerable variants of each question that has a sufficient set, each with its own top-k."""
     evidence = evidence or Evidence(generated, settings)
     k = evidence.settings.retrieval_k
+    cases: list[tuple[Question, Variant | None]] = []
+    for question in generated.questions:
+        cases.append((question, None))
+        if evidence.has_family(question):
+            cases += [(question, variant) for variant in evidence.variants(question)]
+    hits = evidence.index.retrieve([variant.question if variant else question.question for question, variant in cases], k)
     rows = []
-    hits = evidence.index.retrieve([q.question for q in generated.questions], k)
-    for question, found in zip(generated.questions, hits):
+    made: dict[tuple[str, str], int] = {}
+    for (question, variant), found in zip(cases, hits):
         titles = [evidence.titles[i] for i in found]
-        sufficient = set(evidence.required(question)) <= set(titles)
+        sufficient = variant is None and set(evidence.required(question)) <= set(titles)
+        instance_id = f"{question.id}/rag-{k}"
+        if variant:
+            made[question.id, variant.kind] = made.get((question.id, variant.kind), 0) + 1
+            instance_id += f"/{variant.kind}-{made[question.id, variant.kind]}"
         rows.append({
-            **_base_row(evidence, question),
+            "instance_id": instance_id,
+            **_base_row(evidence, question, variant),
             "answer": list(question.answer) if sufficient else [DEFLECTION],
-            "answerable": "sufficient" if sufficient else "insufficient",
+            "answerable": "unanswerable" if variant else "sufficient" if sufficient else "insufficient",
             "documents": [evidence.document(t) for t in titles],
             "citations": citations(titles, evidence.required(question)) if sufficient else [],
             "retrieved_titles": titles,

@@ -53,7 +53,7 @@ def pick_by_derivations(rng: random.Random, choices: list[tuple[str, int, int]])
     raise AssertionError("point outside the total")
 
 
-def _fill(template: Template, rng: random.Random, kinship: Kinship, bank: tuple[str, ...]) -> dict | None:
+def fill_template(template: Template, rng: random.Random, kinship: Kinship, bank: tuple[str, ...]) -> dict | None:
     """Placeholder -> (question words, query term), sampled backwards; None at a dead end."""
     universe = kinship.universe
     rel_table, attr_table = relations(), attributes()
@@ -93,7 +93,13 @@ def _fill(template: Template, rng: random.Random, kinship: Kinship, bank: tuple[
     return filled
 
 
-def _difficulty(query: list[str]) -> int:
+def render(template: Template, filled: dict) -> tuple[str, list[str]]:
+    """The question text and its Prolog query from a filled template."""
+    text = " ".join(filled.get(t, (t,))[0] for t in template.tokens[:-1]) + template.tokens[-1]
+    return text, [_PLACEHOLDER.sub(lambda m: filled[m.group(0)][1], lit) for lit in template.query]
+
+
+def difficulty(query: list[str]) -> int:
     """v1's count: each relation its difficulty, each attribute literal 1, the count step 1."""
     table = relations()
     total = 0
@@ -123,14 +129,13 @@ def sample_questions(
         made = attempts = 0
         while made < per_template and attempts < ATTEMPTS_PER_QUESTION * per_template:
             attempts += 1
-            filled = _fill(template, rng, kinship, bank)
+            filled = fill_template(template, rng, kinship, bank)
             if filled is None:
                 continue
-            text = " ".join(filled.get(t, (t,))[0] for t in template.tokens[:-1]) + template.tokens[-1]
+            text, query = render(template, filled)
             if text in seen:
                 continue
             seen.add(text)
-            query = [_PLACEHOLDER.sub(lambda m: filled[m.group(0)][1], lit) for lit in template.query]
             solution = solver.solve(query, template.answer, with_facts=True)
             evidence = sorted(fact_text(universe, fact) for fact in solution.facts)
             questions.append(
@@ -142,7 +147,7 @@ def sample_questions(
                     answer_variable=template.answer,
                     template=list(template.tokens),
                     type=index,
-                    difficulty=_difficulty(query),
+                    difficulty=difficulty(query),
                     is_aggregation_question=template.kind == COUNT,
                     evidence=evidence,
                 )

@@ -148,7 +148,7 @@ def compile_article(names: Names, title: str, statements: Sequence[Statement]) -
 
 
 @lru_cache(maxsize=4096)
-def _parsed(query: tuple[str, ...]) -> tuple[Literal, ...]:
+def parsed_query(query: tuple[str, ...]) -> tuple[Literal, ...]:
     """The literals of a chain query, innermost first."""
     return tuple(parse_literal(text) for text in reversed(query))
 
@@ -283,7 +283,7 @@ class Reading:
 
     def starts(self, query: Sequence[str]) -> set[int]:
         """The people a query's innermost literal starts from in this reading."""
-        return self._start(_parsed(tuple(query))[0])
+        return self._start(parsed_query(tuple(query))[0])
 
     def component(self, people: Iterable[int]) -> set[int]:
         """Everyone linked to `people` by any parent, sibling, spouse or friend fact; no derivation leaves it."""
@@ -301,7 +301,7 @@ class Reading:
 
     def counts(self, query: Sequence[str]) -> dict[str, int] | None:
         """For a count query: person -> count for every person the inner query reaches; None if one lacks an article."""
-        literals = _parsed(tuple(query))
+        literals = parsed_query(tuple(query))
         outer = literals[-1]
         if outer.kind != "count":
             raise ValueError(f"not a count query: {query[0]!r}")
@@ -315,7 +315,7 @@ class Reading:
 
     def answers(self, query: Sequence[str], answer_variable: str) -> list[str] | None:
         """The answers the articles derive, sorted as the gold answers are; None for an undeterminable count."""
-        literals = _parsed(tuple(query))
+        literals = parsed_query(tuple(query))
         last = literals[-1]
         if last.target != answer_variable:
             raise ValueError(f"answer variable {answer_variable} is not the query's outermost output ({last.target})")

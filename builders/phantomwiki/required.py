@@ -22,10 +22,11 @@ question is decidable only with a closed-world statement (how many people hold t
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Protocol
 
-from .reading import TO_SIBLING, TO_SPOUSE, CompiledArticle, Reading, reader_paths
+from .reading import TO_SIBLING, TO_SPOUSE, CompiledArticle, Names, parsed_query, reader_paths
 from .relations import DATA_DIR, IS_FEMALE, IS_MALE, NOT_NODE, TO_CHILD, TO_FRIEND, TO_PARENT, attributes
 from .solver import Literal, parse_literal
 from .universe import Universe
@@ -104,7 +105,7 @@ def _relation(source: Source, rel: str, start: int) -> set[int]:
 
 def evaluate(source: Source, query: Sequence[str]) -> list[str]:
     """A chain query's answers by the rule, sorted as gold answers are; Missing where the source lacks an article."""
-    literals: list[Literal] = [parse_literal(text) for text in reversed(query)]
+    literals: Sequence[Literal] = parsed_query(tuple(query))
     frontier = source.start(literals[0])
     if literals[0].inverse:
         literals = literals[1:]
@@ -162,13 +163,39 @@ class UniverseSource:
         return self.universe.names[person]
 
 
+@dataclass(frozen=True)
+class Shown:
+    """Documents as the rule reads them: each subject's own article, and the genders their sentences give.
+
+    A Reading (reading.py) has the same three fields and can stand in for a Shown.
+    """
+
+    own: dict[int, CompiledArticle]
+    gender: dict[int, str]
+    names: Names
+
+    @classmethod
+    def of(cls, articles: Iterable[CompiledArticle], names: Names) -> Shown:
+        """The view of some compiled articles."""
+        own, gender = {}, {}
+        for article in articles:
+            own[article.subject] = article
+            gender.update(article.genders)
+        return cls(own, gender, names)
+
+    def without(self, subject: int) -> Shown:
+        """The same documents without one person's article. Its genders may stay: a gender the rule takes from a
+        sentence is one that reached the person through a present article, and an untold one only from their own."""
+        return Shown({p: a for p, a in self.own.items() if p != subject}, self.gender, self.names)
+
+
 class DocumentSource:
-    """The articles among a set of documents (a Reading), each person's lists read from their own article only.
+    """The articles among a set of documents, each person's lists read from their own article only.
 
     `holders` is the closed-world count of an attribute-start question (how many hold the value in the universe).
     """
 
-    def __init__(self, reading: Reading, holders: int | None = None) -> None:
+    def __init__(self, reading: Shown, holders: int | None = None) -> None:
         self.reading = reading
         self.holders = holders
 
@@ -212,7 +239,7 @@ class DocumentSource:
         return self.reading.names.names[person]
 
 
-def proven(reading: Reading, query: Sequence[str], holders: int | None = None) -> list[str] | None:
+def proven(reading: Shown, query: Sequence[str], holders: int | None = None) -> list[str] | None:
     """The answers the documents prove complete by the rule, or None where a needed article is missing."""
     try:
         return evaluate(DocumentSource(reading, holders), query)

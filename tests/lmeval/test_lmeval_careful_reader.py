@@ -14,26 +14,47 @@ from builders.metrics import DEFLECTION
 from leakproof_eval.models import NoWeightsLM
 
 _QUESTION_LINE = re.compile(r"^Question: (.*)$", re.MULTILINE)
+_OPTION = re.compile(r"^(\d+)\. (.*)$", re.MULTILINE)
 
 
 class ReaderLM(NoWeightsLM):
-    """Reads the documents in the prompt text and answers the question's formal query from them, by the rule.
+    """Reads the documents and the question in the prompt text and answers the family's formal query, by the rule.
 
-    Careful: refuses when it needs a person whose article the prompt does not show. Eager: never refuses.
+    Careful: refuses when it needs a person whose article the prompt does not show, or when the question names
+    someone without an article or states a premise the documents do not confirm. Eager: never refuses.
     """
 
     def __init__(self, queries: dict[str, list[str]], careful: bool) -> None:
         super().__init__()
         self.queries, self.careful = queries, careful
+        self.read_prompts: dict[tuple[str, str], list[str] | None] = {}  # multiple choice asks once per option
 
-    def respond(self, request: Instance) -> str:
+    def read(self, request: Instance) -> list[str] | None:
+        key = (request.args[0], request.doc["question_family_id"])
+        if key not in self.read_prompts:
+            self.read_prompts[key] = self._read(request)
+        return self.read_prompts[key]
+
+    def _read(self, request: Instance) -> list[str] | None:
         prompt = request.args[0]
         question = _QUESTION_LINE.findall(prompt)[-1]  # the closed-world sentence, if any, stands in front of it
         documents = Documents(evidence_texts(prompt))
-        answer = Reader(documents, self.careful).answer(self.queries[request.doc["question_id"]], question)
+        return Reader(documents, self.careful).answer(self.queries[request.doc["question_family_id"]], question, question)
+
+    def respond(self, request: Instance) -> str:
+        answer = self.read(request)
         if answer is None:
             return DEFLECTION
         return ", ".join(answer) or "Nobody"
+
+    def chooses(self, request: Instance) -> bool:
+        """The option equal to its answer ("Unanswerable" when it refuses), read from the prompt's numbered options."""
+        answer = self.read(request)
+        options = dict(_OPTION.findall(request.args[0].split("Answer options:", 1)[1]))
+        wanted = "Unanswerable" if answer is None else ", ".join(answer)
+        answering = [number for number, text in options.items() if text != "Unanswerable"]
+        chosen = next((number for number, text in options.items() if text == wanted), answering[0])
+        return request.args[1].strip() == chosen
 
 
 def queries(config: str, cache_dir: str) -> dict[str, list[str]]:
@@ -41,7 +62,7 @@ def queries(config: str, cache_dir: str) -> dict[str, list[str]]:
     return {row["id"]: row["prolog"]["query"] for row in rows}
 
 
-TASKS = ("phantom_wiki_instances", "phantom_wiki_rag", "phantom_wiki_instances_cite")
+TASKS = ("phantom_wiki_instances", "phantom_wiki_rag", "phantom_wiki_instances_cite", "phantom_wiki_mc")
 
 
 @pytest.mark.parametrize("config, knobs", [
@@ -57,5 +78,6 @@ def test_a_reader_following_the_prompts_rule_scores_one_and_one_that_never_refus
                      phantom_wiki_cache_dir=universes, **knobs)
     for task in TASKS:
         got = scores(careful, task)
+        assert careful["results"][task]["sample_len"] > 0
         assert (got["accuracy_answerable"], got["accuracy_deflection"], got["adt_score"]) == (1.0, 1.0, 1.0), task
         assert scores(eager, task)["adt_score"] == 0.0, task

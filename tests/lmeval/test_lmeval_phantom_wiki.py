@@ -12,17 +12,26 @@ from lm_eval.api.instance import Instance
 import phantom_wiki
 from builders import metrics
 from leakproof_eval.models import AlwaysDeflectLM, ConstantLM, NoWeightsLM, OracleLM
-from leakproof_eval.phantom_wiki_tasks import CITATION_METRICS, EVIDENCE_METRICS, gold_response, read_response
+from leakproof_eval.phantom_wiki_tasks import (
+    CHOICE_METRICS,
+    CITATION_METRICS,
+    EVIDENCE_METRICS,
+    gold_response,
+    read_response,
+)
 
 QUESTION_METRICS = ("precision", "recall", "f1", "exact_match")
 EVIDENCE_TASKS = ("phantom_wiki_instances", "phantom_wiki_rag")
 CITE_TASKS = ("phantom_wiki_instances_cite", "phantom_wiki_rag_cite")
-ALL_TASKS = ("phantom_wiki_questions", *EVIDENCE_TASKS, *CITE_TASKS)
+ALL_TASKS = ("phantom_wiki_questions", *EVIDENCE_TASKS, *CITE_TASKS, "phantom_wiki_mc")
+HEADLINE = ("phantom_wiki_instances", "phantom_wiki_rag", "phantom_wiki_mc")
 
 
 def metric_names(task: str) -> tuple[str, ...]:
     if task == "phantom_wiki_questions":
         return QUESTION_METRICS
+    if task == "phantom_wiki_mc":
+        return CHOICE_METRICS
     return EVIDENCE_METRICS + (CITATION_METRICS if task in CITE_TASKS else ())
 
 
@@ -39,6 +48,8 @@ def test_the_oracle_scores_exactly_one_on_every_metric_of_every_task(universes, 
 def test_always_deflecting_is_right_exactly_on_the_insufficient_side_and_scores_adt_zero(universes, config):
     results = evaluate(AlwaysDeflectLM(), ALL_TASKS, phantom_wiki_config=config, phantom_wiki_cache_dir=universes)
     assert scores(results, "phantom_wiki_questions") == {name: 0.0 for name in QUESTION_METRICS}
+    mc = scores(results, "phantom_wiki_mc")
+    assert (mc["adt_score"], mc["accuracy_answerable"], mc["accuracy_deflection"]) == (0.0, 0.0, 1.0)
     for task in EVIDENCE_TASKS + CITE_TASKS:
         expected = {name: 0.0 for name in metric_names(task)} | {"accuracy_deflection": 1.0}
         # unified: refusing every answerable question scores -1, refusing every insufficient one +1: mean 0
@@ -47,17 +58,54 @@ def test_always_deflecting_is_right_exactly_on_the_insufficient_side_and_scores_
 
 @pytest.mark.parametrize("config", ["n50_s1", "n500_s1"])
 def test_a_constant_answer_scores_zero_everywhere(universes, config):
-    results = evaluate(ConstantLM(), ALL_TASKS, phantom_wiki_config=config, phantom_wiki_cache_dir=universes)
-    for task in ALL_TASKS:
+    tasks = [task for task in ALL_TASKS if task != "phantom_wiki_mc"]  # in multiple choice a constant picks option 1
+    results = evaluate(ConstantLM(), tasks, phantom_wiki_config=config, phantom_wiki_cache_dir=universes)
+    for task in tasks:
         assert scores(results, task) == {name: 0.0 for name in metric_names(task)}, task
 
 
-def test_the_group_reports_the_mean_f1_of_its_three_tasks(universes):
+def test_the_headline_is_the_mean_adt_score_of_the_three_evidence_settings(universes):
     results = evaluate(MixedLM(), ["phantom_wiki"], limit=60, phantom_wiki_config="n50_s1", phantom_wiki_cache_dir=universes)
-    tasks = ["phantom_wiki_questions", "phantom_wiki_instances", "phantom_wiki_rag"]
-    f1 = [results["results"][task]["f1,answer"] for task in tasks]
-    assert results["results"]["phantom_wiki"]["f1,answer"] == pytest.approx(sum(f1) / 3)
-    assert results["group_subtasks"]["phantom_wiki"] == tasks
+    adt = [results["results"][task]["adt_score,answer"] for task in HEADLINE]
+    assert results["results"]["phantom_wiki"]["adt_score,answer"] == pytest.approx(sum(adt) / 3)
+    assert [key for key in results["results"]["phantom_wiki"] if "," in key and "stderr" not in key] == ["adt_score,answer"]
+    assert results["group_subtasks"]["phantom_wiki"] == list(HEADLINE)
+
+
+class ParentAnswerLM(NoWeightsLM):
+    """Never refuses: gives the question family's answer (its parent question's) to every instance and variant."""
+
+    def respond(self, request: Instance) -> str:
+        return ", ".join(request.doc["question_answer"])
+
+    def chooses(self, request: Instance) -> bool:
+        options = request.doc["answer_options"]
+        return options[request.idx] == ", ".join(request.doc["question_answer"])
+
+
+@pytest.mark.parametrize("config", ["n50_s1", "n500_s1"])
+def test_a_model_that_never_refuses_scores_zero_on_every_unanswerable_kind_and_on_the_headline(universes, config):
+    results = evaluate(ParentAnswerLM(), ["phantom_wiki"], log_samples=True, phantom_wiki_config=config,
+                       phantom_wiki_cache_dir=universes)
+    assert results["results"]["phantom_wiki"]["adt_score,answer"] < 0.5
+    for task in HEADLINE:
+        samples = results["samples"][task]
+        kinds = {s["doc"]["unanswerable_kind"] for s in samples} - {""}
+        assert kinds == {"false_premise_relation", "false_premise_attribute", "nonexistent_person", "uncertain_specificity"}
+        if task == "phantom_wiki_mc":
+            per_category = metrics.choice_scores(
+                [{"instance_id": s["doc"]["id"], "answerable": s["doc"]["answerable"],
+                  "unanswerable_kind": s["doc"]["unanswerable_kind"], "gold_answer_idx": s["doc"]["gold_answer_idx"]}
+                 for s in samples],
+                {s["doc"]["id"]: s["filtered_resps"][0] and max(range(len(s["filtered_resps"])),
+                                                                key=lambda i: s["filtered_resps"][i][0]) for s in samples},
+            )["per_category"]
+        else:
+            rows = [{"instance_id": s["doc"]["id"], "answerable": s["doc"]["answerable"], "answer": s["doc"]["answer"],
+                     "unanswerable_kind": s["doc"]["unanswerable_kind"], "citations": []} for s in samples]
+            per_category = {name: values["accuracy"] for name, values in metrics.instance_scores(
+                rows, {s["doc"]["id"]: {"answer": s["filtered_resps"][0]["answer"]} for s in samples})["per_category"].items()}
+        assert {kind: per_category[kind] for kind in kinds} == {kind: 0.0 for kind in kinds}, task
 
 
 class MixedLM(NoWeightsLM):
@@ -79,6 +127,13 @@ class MixedLM(NoWeightsLM):
             f"Reasoning first.\nFinal answer: {gold[-1]}.",
             "",
         ][kind]
+
+    def chooses(self, request: Instance) -> bool:
+        """The gold option, the first option or "Unanswerable", chosen per document."""
+        doc = request.doc
+        kind = int(hashlib.sha256(doc["id"].encode()).hexdigest(), 16) % 3
+        chosen = [doc["gold_answer_idx"], 0, doc["answer_options"].index("Unanswerable")][kind]
+        return request.idx == chosen
 
 
 @pytest.mark.parametrize("task", EVIDENCE_TASKS + CITE_TASKS)

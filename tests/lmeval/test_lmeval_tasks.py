@@ -15,7 +15,7 @@ from leakproof_eval import TaskSetupError
 from leakproof_eval.ordering import interleaved
 
 TASKS = {"phantom_wiki_questions", "phantom_wiki_instances", "phantom_wiki_instances_cite", "phantom_wiki_rag",
-         "phantom_wiki_rag_cite", "neoqa", "neoqa_gen"}
+         "phantom_wiki_rag_cite", "phantom_wiki_mc", "neoqa", "neoqa_gen"}
 
 
 @pytest.mark.parametrize("module", ["phantom_wiki", "leakproof_eval"])

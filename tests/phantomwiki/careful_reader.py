@@ -5,7 +5,10 @@ spouses), friends and attributes. The careful reader evaluates a question hop by
 refuses ("insufficient information") the moment it needs the lists or attributes of a person who has no
 article among the documents; a question that starts from an attribute value needs its closed-world
 sentence ("In this universe, exactly 3 people have the hobby tango.") and refuses when fewer holders
-have articles. The eager reader walks the same way but never refuses: a missing article reads as empty.
+have articles. Given the question's text too, it refuses when the question names a person who has no
+article, or states a premise ("Geri Adey's cousin Lanny Widgeon", "(whose hobby is tango)", "(who lives
+in Oslo)") that the documents do not confirm. The eager reader walks the same way but never refuses: a
+missing article reads as empty, and premises are taken on trust.
 
 Only the documents' text is read (its own sentence parser); relation paths come from the relation table
 (data/relations.tsv, the v1 rules), rewritten here so that "a parent's other child" is one sibling step
@@ -19,6 +22,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from builders.phantomwiki.relations import DATA_DIR
+from builders.phantomwiki.variants import named_people, read_premises
 
 DEFLECTION = "insufficient information"
 _LISTS = {  # sentence word -> (the person's list it fills, the gender it gives the people named)
@@ -155,12 +159,28 @@ class Reader:
                          for other in self.docs.own[path[-1]][step]]
         return {path[-1] for path, _ in paths}
 
-    def answer(self, query: Sequence[str], closed_world: str = "") -> list[str] | None:
-        """The sorted answers, or None where the careful reader cannot prove them complete."""
+    def answer(self, query: Sequence[str], closed_world: str = "", question: str = "") -> list[str] | None:
+        """The sorted answers, or None where the careful reader cannot prove them complete or the question's premises."""
         try:
+            if self.careful:
+                self._check(question)
             return self._answer(query, closed_world)
         except Missing:
             return None
+
+    def _check(self, question: str) -> None:
+        """Everyone the question names has an article, and every premise its wording states is confirmed."""
+        for person in named_people(question):
+            self._article(person)
+        for predicate, subject, value in read_premises(question):
+            if predicate in PATHS:
+                confirmed = value in self.relation(predicate, subject)
+            elif predicate in ("dob", "job", "hobby"):
+                confirmed = self._article(subject) and self.docs.attributes[subject].get(predicate) == value
+            else:  # no article says where anyone lives, went to school or was born
+                confirmed = False
+            if not confirmed:
+                raise Missing(f"{predicate}({subject}, {value})")
 
     def _answer(self, query: Sequence[str], closed_world: str) -> list[str]:
         literals = list(reversed(query))

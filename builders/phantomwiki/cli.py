@@ -126,6 +126,12 @@ def _resolve(args: argparse.Namespace) -> int:
     return 0 if not differences else 1
 
 
+def _agent(args: argparse.Namespace) -> int:
+    from phantom_env.cli import main as agent
+
+    return agent(args.arguments)
+
+
 def _tasks_path(args: argparse.Namespace) -> int:
     from leakproof_eval import tasks_path
 
@@ -167,6 +173,9 @@ def parser() -> argparse.ArgumentParser:
     res.add_argument("--database", required=True, help="v1 facts.pl (or the text of v1's database config)")
     res.add_argument("--questions", required=True, help="v1 questions.json (a JSON list) or JSON lines")
     commands.add_parser("tasks-path", help="print the lm-evaluation-harness task folder, for lm_eval --include_path")
+    agent = commands.add_parser("agent", add_help=False, help="run an agent with the paper's tools over a universe's "
+                                "questions against an OpenAI-compatible endpoint (python -m phantom_wiki agent --help)")
+    agent.add_argument("arguments", nargs=argparse.REMAINDER)
     return top
 
 
@@ -174,7 +183,7 @@ def main(argv: list[str]) -> int:
     """Run one command; user errors end in a one-line message."""
     args = parser().parse_args(argv)
     handlers = {"generate": _generate, "publish": _publish, "prolog": _prolog, "resolve": _resolve,
-                "tasks-path": _tasks_path}
+                "tasks-path": _tasks_path, "agent": _agent}
     try:
         return handlers[args.command](args)
     except (ConfigError, ValueError, FileNotFoundError) as error:

@@ -1,0 +1,84 @@
+"""`python -m phantom_wiki agent CONFIG ...`: run an agent over every question of a universe and score it."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from builders.phantomwiki.config import ConfigError, parse_name, settings_from
+from builders.phantomwiki.generate import generate
+
+from .baselines import OracleModel, RandomWalkModel
+from .client import ChatClient, EndpointError
+from .runner import MODES, Model, run, table, tasks_of
+from .tools import INVALID, Corpus
+
+BASELINES = ("oracle", "random-walk")
+
+
+def parser() -> argparse.ArgumentParser:
+    """The agent command's arguments."""
+    p = argparse.ArgumentParser(
+        prog="python -m phantom_wiki agent",
+        description="Run an agent with the paper's tools (RetrieveArticle, Search, Finish) over every question of a "
+                    "universe, against an OpenAI-compatible chat endpoint or a baseline without weights; write one "
+                    "trajectory per question (trajectories.jsonl, resumable) and scores.json, and print the scores.")
+    p.add_argument("config", help="the universe, e.g. n500_s1 or n5000_d10_s3")
+    p.add_argument("--base-url", help="the endpoint, e.g. http://127.0.0.1:8000/v1 (vLLM, llama.cpp's server, OpenAI)")
+    p.add_argument("--model", required=True,
+                   help="the model name the endpoint serves; without --base-url, a baseline: oracle or random-walk")
+    p.add_argument("--mode", choices=MODES, default="react",
+                   help="react: the paper's Thought/Action/Observation text protocol; tools: native function calling")
+    p.add_argument("--tools", choices=tuple(INVALID), default="atomic",
+                   help="atomic: RetrieveArticle and Search (the paper's); bm25: Search by title or BM25, and Lookup")
+    p.add_argument("--max-steps", type=int, default=50, help="model calls per question at most (the paper's 50)")
+    p.add_argument("--limit", type=int, help="run the first N questions only")
+    p.add_argument("--concurrency", type=int, default=1, help="questions run at once")
+    p.add_argument("--out", required=True, help="folder for trajectories.jsonl and scores.json (a rerun resumes)")
+    p.add_argument("--api-key-env", default="OPENAI_API_KEY", metavar="VAR",
+                   help="environment variable holding the API key (default OPENAI_API_KEY; none is fine locally)")
+    p.add_argument("--seed", type=int, default=0, help="the random walk's seed")
+    return p
+
+
+def main(argv: list[str]) -> int:
+    """Run the command; user errors end in one line."""
+    args = parser().parse_args(argv)
+    try:
+        for name in ("max_steps", "concurrency", "limit"):
+            value = getattr(args, name)
+            if value is not None and value < 1:
+                raise ConfigError(f"--{name.replace('_', '-')} {value} must be at least 1")
+        subset = parse_name(args.config)[3]
+        if args.config.endswith("_" + subset):
+            raise ConfigError(f"agent works on a whole universe: give {args.config.removesuffix('_' + subset)!r}")
+        if not args.base_url and args.model not in BASELINES:
+            raise ConfigError(f"give --base-url for model {args.model!r}, or --model {' or '.join(BASELINES)} "
+                              "to run a baseline without weights")
+        generated = generate(settings_from(args.config)[0])
+        tasks = tasks_of(generated)[:args.limit]
+        model: Model
+        if args.base_url:
+            model = ChatClient(args.base_url, args.model, api_key=os.environ.get(args.api_key_env) or None)
+        elif args.model == "oracle":
+            model = OracleModel(tasks)
+        else:
+            model = RandomWalkModel(args.seed)
+        out = Path(args.out)
+        if out.exists() and not out.is_dir():
+            raise ConfigError(f"--out {out} is a file; give a folder")
+
+        def progress(done: int, total: int) -> None:
+            if done == total or done % 50 == 0:
+                print(f"... {done}/{total} questions", file=sys.stderr, flush=True)
+
+        summary = run(model, Corpus.from_generated(generated), tasks, out, args.mode, args.tools, args.max_steps,
+                      args.concurrency, progress)
+    except (ConfigError, EndpointError) as error:
+        print(f"phantom_wiki agent: {error}", file=sys.stderr)
+        return 2
+    print(table(summary))
+    print(f"wrote {out / 'trajectories.jsonl'} and {out / 'scores.json'}")
+    return 0

@@ -1,0 +1,205 @@
+"""A universe as an endless source of verifiable questions: reasoning-gym's dataset interface and a TRL reward.
+
+    from phantom_env.rl import PhantomWikiDataset, score_answer, reward
+    data = PhantomWikiDataset("n500_d10_s1", seed=7, size=1000)     # or PhantomWikiDataset.level(3, seed=7, size=1000)
+    entry = data[0]          # {"question": ..., "answer": "Ann Lee, Bo Li", "metadata": {...}}
+    score_answer("Ann Lee, Bo Li", entry)   # 1.0
+
+Item `i` is a pure function of the universe's settings, the dataset seed and `i`: a template drawn from the
+item's own seeded stream, filled backwards from a random person along real edges (as the generator samples
+questions) and solved exactly. Its metadata holds the answers, the Prolog query, the hop count, the required
+articles (builders/phantomwiki/required.py) and, when the dataset asks for distractors, the documents to show:
+the required articles and that many other seeded articles, in a seeded order. A question that starts from an
+attribute value carries its closed-world sentence in front of it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from builders.metrics import DEFLECTION, answer_scores, is_deflection, read_response
+from builders.phantomwiki.config import ConfigError, settings_from
+from builders.phantomwiki.generate import Generated, generate
+from builders.phantomwiki.kinship import Kinship
+from builders.phantomwiki.questions import difficulty, fill_template, render
+from builders.phantomwiki.relations import relation_bank
+from builders.phantomwiki.required import RequiredSets, closed_world_statement
+from builders.phantomwiki.solver import Solver
+from builders.phantomwiki.templates import Template, generate_templates
+from builders.rng import below, shuffled, stream
+
+CURRICULUM_FILE = Path(__file__).with_name("data") / "curriculum.tsv"
+ATTEMPTS = 1000  # draws before an item gives up (a universe too small for any template's shape)
+
+
+@dataclass(frozen=True)
+class Level:
+    """One curriculum level: a universe shape and how many distractor articles stand beside the required ones."""
+
+    level: int
+    size: int
+    depth: int
+    easy_mode: bool
+    distractors: int
+
+    def config(self, universe_seed: int) -> str:
+        """The universe's configuration name at this level."""
+        return f"n{self.size}_d{self.depth}_s{universe_seed}"
+
+
+@lru_cache(maxsize=1)
+def curriculum() -> tuple[Level, ...]:
+    """The curriculum levels, easiest first (data/curriculum.tsv)."""
+    rows = [line.split("\t") for line in CURRICULUM_FILE.read_text(encoding="utf-8").splitlines()
+            if line and not line.startswith("#")]
+    return tuple(Level(int(level), int(size), int(depth), easy == "yes", int(distractors))
+                 for level, size, depth, easy, distractors in rows)
+
+
+@dataclass(frozen=True)
+class _World:
+    """What items of one universe are drawn from, built once per (configuration, easy mode)."""
+
+    generated: Generated
+    kinship: Kinship
+    solver: Solver
+    required: RequiredSets
+    templates: tuple[Template, ...]
+    texts: dict[str, str]
+
+
+@lru_cache(maxsize=8)
+def _world(config: str, easy_mode: bool) -> _World:
+    settings = settings_from(config, easy_mode=easy_mode)[0]
+    generated = generate(settings, with_questions=False)
+    kinship = Kinship(generated.universe)
+    return _World(generated, kinship, Solver(kinship), RequiredSets(generated.universe),
+                  tuple(generate_templates(settings.depth)), {a.title: a.article for a in generated.articles})
+
+
+class PhantomWikiDataset:
+    """`size` verifiable questions over one universe, indexable and iterable; item i depends on (settings, seed, i) only."""
+
+    def __init__(self, config: str = "n500_d10_s1", seed: int = 0, size: int = 500, distractors: int = 0,
+                 easy_mode: bool = False, level: int | None = None) -> None:
+        if size < 0 or distractors < 0:
+            raise ConfigError(f"size={size} and distractors={distractors} must be at least 0")
+        settings, subset = settings_from(config, easy_mode=easy_mode)
+        if config.endswith("_" + subset):
+            raise ConfigError(f"give the universe {config.removesuffix('_' + subset)!r} without the _{subset} suffix")
+        self.config, self.seed, self.size = config, seed, size
+        self.distractors, self.easy_mode, self.level_number = distractors, easy_mode, level
+        self.settings = settings
+
+    @classmethod
+    def level(cls, level: int, seed: int = 0, size: int = 500, universe_seed: int = 1) -> PhantomWikiDataset:
+        """The dataset of one curriculum level (1 = easiest)."""
+        levels = {entry.level: entry for entry in curriculum()}
+        if level not in levels:
+            raise ConfigError(f"curriculum level {level} does not exist; the levels are {', '.join(map(str, levels))}")
+        entry = levels[level]
+        return cls(entry.config(universe_seed), seed, size, entry.distractors, entry.easy_mode, level)
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        return (self[i] for i in range(self.size))
+
+    def __getitem__(self, index: int) -> dict[str, Any]:
+        if not 0 <= index < self.size:
+            raise IndexError(f"item {index} is outside this dataset of {self.size} items")
+        world = _world(self.config, self.easy_mode)
+        universe = world.generated.universe
+        bank = relation_bank(self.easy_mode)
+        rng = stream(self.settings.seed, "rl", self.seed, index)
+        for _ in range(ATTEMPTS):
+            template = world.templates[below(rng, len(world.templates))]
+            filled = fill_template(template, rng, world.kinship, bank)
+            if filled is not None:
+                break
+        else:
+            raise ConfigError(f"{self.config} is too small to fill any question template; choose a larger universe")
+        text, query = render(template, filled)
+        answers = world.solver.solve(query, template.answer).answers
+        required = world.required.titles(query)
+        closed_world = closed_world_statement(universe, query)
+        titles = required
+        if self.distractors:
+            taken, chosen = set(required), []
+            wanted = min(self.distractors, len(universe) - len(required))
+            while len(chosen) < wanted:
+                name = universe.names[below(rng, len(universe))]
+                if name not in taken:
+                    taken.add(name)
+                    chosen.append(name)
+            titles = shuffled(rng, required + chosen)
+        return {
+            "question": " ".join(part for part in (closed_world, text) if part),
+            "answer": ", ".join(answers),
+            "metadata": {
+                "source_dataset": "phantom_wiki", "universe": self.config, "seed": self.seed, "index": index,
+                "level": self.level_number, "answers": answers, "query": query, "answer_variable": template.answer,
+                "template": template.text, "hops": template.hops, "difficulty": difficulty(query),
+                "required_titles": required, "closed_world": closed_world,
+                "documents": [{"title": t, "text": world.texts[t]} for t in titles] if self.distractors else [],
+            },
+        }
+
+    def score_answer(self, answer: str | None, entry: Mapping[str, Any]) -> float:
+        """`score_answer` as a method, as reasoning-gym datasets have it."""
+        return score_answer(answer, entry)
+
+
+def _gold(entry: Mapping[str, Any]) -> list[str]:
+    metadata = entry.get("metadata") or {}
+    if "answers" in metadata:
+        return list(metadata["answers"])
+    answer = entry["answer"]
+    return list(answer) if isinstance(answer, (list, tuple)) else [part.strip() for part in str(answer).split(",")]
+
+
+def score_answer(answer: str | None, entry: Mapping[str, Any]) -> float:
+    """The reward of one answer in [0, 1]: answer-set F1 as the paper scores it, deflection rules as builders.metrics.
+
+    The answer is read as lm-eval's tasks read responses (reasoning up to `</think>` dropped, the last `Answer:`
+    line if any). A gold deflection scores 1 for a deflection and 0 for anything else; declining a question
+    that has an answer scores 0.
+    """
+    if answer is None:
+        return 0.0
+    read = read_response(str(answer))["answer"]
+    gold = _gold(entry)
+    if gold == [DEFLECTION]:
+        return float(is_deflection(read))
+    if is_deflection(read):
+        return 0.0
+    return answer_scores(read, gold)["f1"]
+
+
+def _completion_text(completion: Any) -> str:
+    """A TRL completion as text: a string (standard format) or the last message of a conversation."""
+    if isinstance(completion, str):
+        return completion
+    if isinstance(completion, Sequence) and completion and isinstance(completion[-1], Mapping):
+        return str(completion[-1].get("content", ""))
+    return str(completion)
+
+
+def reward(completions: Sequence[Any], answer: Sequence[Any] | None = None, metadata: Sequence[Any] | None = None,
+           **columns: Any) -> list[float]:
+    """A reward function with the signature TRL's GRPOTrainer calls: `reward(completions=..., **dataset_columns)`.
+
+    The dataset's `answer` column (and, when present, `metadata`) gives the gold answers of each completion.
+    """
+    if answer is None:
+        raise ValueError("reward needs the dataset's `answer` column (TRL passes every column by name)")
+    rewards = []
+    for index, completion in enumerate(completions):
+        entry = {"answer": answer[index], "metadata": metadata[index] if metadata is not None else {}}
+        rewards.append(score_answer(_completion_text(completion), entry))
+    return rewards

@@ -1,0 +1,65 @@
+"""The procedural dataset (reasoning-gym's interface) and the reward (TRL's GRPO signature), without TRL or torch."""
+
+from __future__ import annotations
+
+import pytest
+
+from builders.metrics import DEFLECTION
+from builders.phantomwiki.config import ConfigError, settings_from
+from builders.phantomwiki.generate import generate
+from phantom_env.rl import PhantomWikiDataset, curriculum, reward, score_answer
+
+
+def test_an_item_is_a_pure_function_of_the_settings_the_seed_and_its_index():
+    one, two = PhantomWikiDataset("n500_d10_s1", seed=7, size=20), PhantomWikiDataset("n500_d10_s1", seed=7, size=20)
+    assert [one[i] for i in (19, 3, 0)] == [two[i] for i in (19, 3, 0)] and list(one) == list(two)
+    assert list(one) != list(PhantomWikiDataset("n500_d10_s1", seed=8, size=20))
+    item = one[0]
+    assert set(item) == {"question", "answer", "metadata"} and item["answer"] == ", ".join(item["metadata"]["answers"])
+    assert len(one) == 20
+    with pytest.raises(IndexError):
+        one[20]
+
+
+def test_items_carry_their_required_articles_and_the_asked_distractors():
+    data = PhantomWikiDataset("n500_d10_s1", seed=1, size=30, distractors=5)
+    for item in data:
+        titles = [d["title"] for d in item["metadata"]["documents"]]
+        assert set(item["metadata"]["required_titles"]) <= set(titles)
+        assert len(titles) == len(item["metadata"]["required_titles"]) + 5 and len(set(titles)) == len(titles)
+        assert score_answer(item["answer"], item) == 1.0
+
+
+def test_score_answer_gives_one_on_every_gold_answer_and_zero_on_a_wrong_one():
+    generated = generate(settings_from("n5000_s1")[0])
+    for q in generated.questions:
+        entry = {"answer": ", ".join(q.answer), "metadata": {"answers": q.answer}}
+        assert score_answer(", ".join(q.answer), entry) == 1.0
+        assert score_answer("Nobody Atall", entry) == 0.0
+    entry = {"answer": "Ann Lee, Bo Li", "metadata": {"answers": ["Ann Lee", "Bo Li"]}}
+    assert score_answer("<think>Maybe Cy.</think>\nAnswer: Ann Lee", entry) == pytest.approx(2 / 3)
+    assert score_answer("insufficient information", entry) == 0.0 and score_answer(None, entry) == 0.0
+    assert score_answer("I don't know", {"answer": DEFLECTION}) == 1.0
+
+
+def test_the_reward_takes_trls_grpo_call():
+    data = PhantomWikiDataset("n500_d10_s1", seed=3, size=4)
+    rows = list(data)
+    completions = [rows[0]["answer"], [{"role": "assistant", "content": rows[1]["answer"]}], "Nobody Atall", ""]
+    rewards = reward(completions=completions, prompts=[r["question"] for r in rows], answer=[r["answer"] for r in rows],
+                     metadata=[r["metadata"] for r in rows], trainer_state=None, completion_ids=[[1]] * 4)
+    assert rewards == [1.0, 1.0, 0.0, 0.0]
+    with pytest.raises(ValueError, match="answer"):
+        reward(completions=["x"])
+
+
+def test_higher_curriculum_levels_need_more_hops_on_average():
+    means = []
+    for level in curriculum():
+        items = list(PhantomWikiDataset.level(level.level, seed=1, size=100))
+        means.append(sum(item["metadata"]["hops"] for item in items) / len(items))
+        assert all(len(item["metadata"]["documents"]) == len(item["metadata"]["required_titles"]) + level.distractors
+                   for item in items if level.distractors)
+    assert means == sorted(means) and means[-1] > means[0] + 2
+    with pytest.raises(ConfigError, match="curriculum level 9 does not exist"):
+        PhantomWikiDataset.level(9)

@@ -62,6 +62,7 @@ _HEADER = struct.Struct(">8sBBBBBBI16s16s")
 HEADER_SIZE = _HEADER.size
 _KEY_CHECK_LABEL = b"LPQ-AEAD key check"
 _MAX_CHUNK_SIZE = 64 << 20
+MAX_LOG2_N, MAX_R, MAX_P = 16, 8, 2  # the ceiling a reader accepts: twice the default cost (2**15, 8, 1)
 
 
 class SealedFileError(ValueError):
@@ -89,11 +90,12 @@ class ScryptParams:
     p: int = 1
 
     def check(self, where: str) -> None:
-        """Refuse parameters outside what a reader will spend (a hostile header could ask for gigabytes)."""
-        if not (10 <= self.log2_n <= 20 and 1 <= self.r <= 32 and 1 <= self.p <= 16):
+        """Refuse parameters outside what a reader will spend, before any work: at most twice the default's memory
+        (128 * N * r = 64 MiB) and work (N * r * p), so a hostile 100-byte header costs well under a second."""
+        if not (10 <= self.log2_n <= MAX_LOG2_N and 1 <= self.r <= MAX_R and 1 <= self.p <= MAX_P):
             raise NotSealedError(
                 f"{where}: scrypt parameters N=2**{self.log2_n}, r={self.r}, p={self.p} are outside the supported "
-                "range (N 2**10..2**20, r 1..32, p 1..16); it was not sealed by this format"
+                f"range (N 2**10..2**{MAX_LOG2_N}, r 1..{MAX_R}, p 1..{MAX_P}); it was not sealed by this format"
             )
 
 

@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install.sh
-.venv/bin/python -m phantom_wiki generate n5000_s1 --out out/n5000_s1
+.venv/bin/python -m phantom_wiki generate n5000_s1 --out out/n5000_s1 --overwrite
 .venv/bin/python - <<'PY'
 import datasets
 

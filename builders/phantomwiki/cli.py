@@ -44,10 +44,13 @@ def _generate(args: argparse.Namespace) -> int:
     from .features import FEATURES
 
     settings = _settings(args)
+    out = _out_folder(args.out)
+    taken = [f"{subset}.{args.format}" for subset in SUBSETS if (out / f"{subset}.{args.format}").exists()]
+    if taken and not args.overwrite:
+        raise ConfigError(f"--out {out} already holds {', '.join(taken)}; pass --overwrite to replace them, "
+                          "or give another folder")
     start = time.perf_counter()
     generated = engine.generate(settings, progress=_progress)
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
     written = {}
     for subset in SUBSETS:
         _progress(f"writing {subset}")
@@ -56,6 +59,18 @@ def _generate(args: argparse.Namespace) -> int:
     print(summary(generated, written, time.perf_counter() - start))
     print(f"wrote {', '.join(f'{s}.{args.format}' for s in SUBSETS)} to {out}")
     return 0
+
+
+def _out_folder(path: str) -> Path:
+    """`--out` as a folder that exists (created if needed), or a one-line ConfigError."""
+    out = Path(path)
+    if out.exists() and not out.is_dir():
+        raise ConfigError(f"--out {out} is a file; give a folder")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ConfigError(f"cannot make the folder --out {out}: {error.strerror}") from None
+    return out
 
 
 def _passphrase(args: argparse.Namespace) -> str | None:
@@ -107,8 +122,9 @@ def _publish(args: argparse.Namespace) -> int:
 
 
 def _prolog(args: argparse.Namespace) -> int:
+    out = _out_folder(args.out)
     universe = engine.generate_universe(_settings(args))
-    program = write_program(universe, args.out)
+    program = write_program(universe, out)
     print(f"wrote {program} (facts.pl + rules.pl); try: swipl {program}")
     return 0
 
@@ -147,6 +163,7 @@ def parser() -> argparse.ArgumentParser:
     gen.add_argument("config", help="e.g. n5000_s1 or n500_d10_s3")
     gen.add_argument("--out", required=True, help="output directory")
     gen.add_argument("--format", choices=FORMATS, default="parquet")
+    gen.add_argument("--overwrite", action="store_true", help="replace the subset files --out already holds")
     _knob_arguments(gen)
     pub = commands.add_parser("publish", help="write configurations as a Hub dataset folder; optionally upload it")
     pub.add_argument("configs", nargs="+", metavar="config", help="e.g. n5000_s1 n500_d10_s3")

@@ -12,7 +12,9 @@ SUBSETS = ("questions", "corpus", "database", "instances", "rag")
 DEFAULT_SUBSET = "questions"
 GRAMMAR = "n{size}[_d{depth}]_s{seed}[_{subset}]"
 EXAMPLES = "n5000_s1, n500_d10_s3_corpus"
-_NAME = re.compile(r"^n(?P<size>\d+)(?:_d(?P<depth>\d+))?_s(?P<seed>\d+)(?:_(?P<subset>[a-z]+))?$")
+# Canonical names only (ASCII digits, no leading zeros, nothing after): one universe, one name, one cache entry.
+_NUMBER = r"(?:0|[1-9][0-9]*)"
+_NAME = re.compile(rf"n(?P<size>{_NUMBER})(?:_d(?P<depth>{_NUMBER}))?_s(?P<seed>{_NUMBER})(?:_(?P<subset>[a-z]+))?")
 
 
 LAYOUTS = ("fixed", "ablation")
@@ -82,7 +84,7 @@ class Settings:
 
 def parse_name(name: str) -> tuple[int, int, int, str]:
     """(size, depth, seed, subset) of a configuration name, or a one-line ConfigError."""
-    match = _NAME.match(name or "")
+    match = _NAME.fullmatch(name) if isinstance(name, str) else None
     subset = match.group("subset") if match else None
     if not match or (subset is not None and subset not in SUBSETS):
         what = f"unknown subset {subset!r}" if match else "does not match the grammar"
@@ -108,8 +110,13 @@ def settings_from(name: str, **knobs: object) -> tuple[Settings, str]:
     for f in fields(Settings):
         if f.name not in values:
             continue
-        if isinstance(f.default, str) and not isinstance(values[f.name], str):
-            raise ConfigError(f"{f.name}={values[f.name]!r} must be a string")
-        if not isinstance(f.default, str) and not isinstance(values[f.name], (int, float, bool)):
-            raise ConfigError(f"{f.name}={values[f.name]!r} must be a number")
+        value, kind = values[f.name], type(f.default) if f.name not in named else int
+        if kind is str and not isinstance(value, str):
+            raise ConfigError(f"{f.name}={value!r} must be a string")
+        if kind is bool and not isinstance(value, bool):
+            raise ConfigError(f"{f.name}={value!r} must be True or False")
+        if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+            raise ConfigError(f"{f.name}={value!r} must be a whole number")
+        if kind is float and (isinstance(value, bool) or not isinstance(value, (int, float))):
+            raise ConfigError(f"{f.name}={value!r} must be a number")
     return Settings(**values).validate(), subset

@@ -128,6 +128,9 @@ def open_release(source: str | Path, name: str, *, passphrase: str | None = None
     verify(folder, entries, fix)
     rows = sum(entry.rows for entry in entries)
     if not manifest.encryption:
+        if passphrase:
+            raise ReleaseError(f"{config_name} of {source} is not encrypted, so it takes no passphrase; leave "
+                               "passphrase out (or point at the encrypted release you meant)")
         return Opened(config_name, [folder / entry.path for entry in entries], rows, str(source))
     if not passphrase:
         raise ReleaseError(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -21,6 +22,11 @@ MANIFEST = "manifest.json"
 FORMAT = "leakproof-qa release"
 FORMAT_VERSION = 1
 ENCRYPTION = "LPQ-AEAD v1: AES-256-GCM, scrypt, 1 MiB chunks (encryption/aead_stream.py)"
+_PART = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$")  # one path part: no separator, no "..", no leading dot
+_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,200}$")
+_HEX = re.compile(r"^[0-9a-f]{64}$")
+_SHARD = re.compile(r"^test-\d{5}-of-\d{5}\.parquet(?:-aead)?$")  # what phantom_wiki publish writes
+_STRINGS = ("path", "config_name", "configuration", "subset", "split", "sha256")
 
 
 @dataclass(frozen=True)
@@ -104,7 +110,7 @@ class Manifest:
                     f"{path} has format version {document.get('format_version')}; this package reads version "
                     f"{FORMAT_VERSION}: upgrade leakproof-qa"
                 )
-            files = [Entry(**entry) for entry in document["files"]]
+            files = [_entry(entry, document["dataset"], path) for entry in document["files"]]
             return cls(document["dataset"], document["package_version"], document["code_digest"],
                        document["encryption"], files, document.get("configurations", {}), document.get("empty", []))
         except (ValueError, KeyError, TypeError) as error:
@@ -112,6 +118,36 @@ class Manifest:
                 raise
             what = f"{type(error).__name__}: {error}"
             raise ReleaseError(f"{path} is damaged ({what}); re-download the release") from None
+
+
+def _entry(raw: Any, dataset: Any, manifest: Path) -> Entry:
+    """One file entry, checked before any file is read or deleted: a release never points outside its folder.
+
+    Its path is `folder/file`, two plain parts (no absolute path, no "..", no separator inside a part), of the
+    form the publisher writes (`{config}/test-00000-of-00001.parquet[-aead]` for phantom_wiki); its counts are
+    whole numbers and its digests hex.
+    """
+    entry = Entry(**raw)  # an unknown or missing field is a TypeError: a damaged manifest
+    problems = [name for name in _STRINGS if not isinstance(getattr(entry, name), str)]
+    problems += [name for name in ("rows", "size") if type(getattr(entry, name)) is not int or getattr(entry, name) < 0]
+    if entry.plaintext_size is not None and (type(entry.plaintext_size) is not int or entry.plaintext_size < 0):
+        problems.append("plaintext_size")
+    if problems:
+        raise ReleaseError(f"{manifest} lists a file whose {problems[0]} is {getattr(entry, problems[0])!r}; "
+                           "the manifest is damaged or was edited: re-download the release")
+    parts = entry.path.split("/")
+    safe = len(parts) == 2 and all(_PART.match(part) for part in parts)
+    if safe and dataset == "phantom_wiki":
+        safe = parts[0] == entry.config_name and bool(_SHARD.match(parts[1]))
+    if not safe:
+        raise ReleaseError(f"{manifest} lists {entry.path!r}, which is not a file this release can hold (expected "
+                           "FOLDER/FILE inside the release); refusing to read or delete it: re-download the release")
+    digests = [entry.sha256] + ([entry.plaintext_sha256] if entry.plaintext_sha256 is not None else [])
+    names = (entry.config_name, entry.configuration, entry.subset, entry.split)
+    if not all(isinstance(d, str) and _HEX.match(d) for d in digests) or not all(_NAME.match(n) for n in names):
+        raise ReleaseError(f"{manifest} lists {entry.path} with a malformed name or sha256; the manifest is damaged "
+                           "or was edited: re-download the release")
+    return entry
 
 
 def file_digest(path: Path, block: int = 1 << 20) -> tuple[int, str]:

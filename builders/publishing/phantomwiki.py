@@ -143,7 +143,11 @@ def _replace_release(staging: Path, out: Path, old: Manifest | None, release_fil
     """Move the new release from `staging` into `out`, removing the files of the release that was there."""
     out.mkdir(parents=True, exist_ok=True)
     if old is not None:
-        for path in [entry.path for entry in old.files] + [CARD, MANIFEST]:
+        root, paths = out.resolve(), [entry.path for entry in old.files] + [CARD, MANIFEST]
+        outside = [path for path in paths if not (out / path).resolve().is_relative_to(root)]
+        if outside:  # Manifest.read checked each path's form; a link inside the folder could still lead out
+            raise PublishError(f"{out / MANIFEST} lists {outside[0]}, which leads outside {out}; nothing was deleted")
+        for path in paths:
             (out / path).unlink(missing_ok=True)
     for path in release_files:
         (out / path).parent.mkdir(parents=True, exist_ok=True)
@@ -163,6 +167,9 @@ def write_release(configurations: Sequence[str], out: str | Path, *, subsets: It
     An earlier release in `out` is replaced; one holding configurations this release leaves out is refused
     unless `replace` is set.
     """
+    if isinstance(max_shard_bytes, bool) or not isinstance(max_shard_bytes, int) or max_shard_bytes < 1 << 20:
+        raise PublishError(f"max_shard_bytes={max_shard_bytes!r} must be a whole number of bytes, at least 1 MiB "
+                           f"(default {MAX_SHARD_BYTES})")
     universes = _universes(configurations, knobs)
     chosen = _subsets(subsets)
     out = Path(out)

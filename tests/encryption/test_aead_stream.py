@@ -6,6 +6,7 @@ import hmac
 import io
 import os
 import struct
+import time
 import tracemalloc
 from pathlib import Path
 
@@ -193,3 +194,24 @@ def test_neither_side_holds_more_than_a_few_chunks_in_memory(tmp_path: Path) -> 
     assert size == total
     assert sealing_peak < 6 << 20, f"sealing 48 MiB peaked at {sealing_peak / 2**20:.1f} MiB"
     assert opening_peak < 6 << 20, f"opening 48 MiB peaked at {opening_peak / 2**20:.1f} MiB"
+
+
+@pytest.mark.parametrize("log2_n, r, p", [(20, 32, 16), (17, 8, 1), (16, 9, 1), (16, 8, 3)])
+def test_a_hostile_header_costs_under_a_second_and_100_mb_before_its_error(log2_n: int, r: int, p: int) -> None:
+    blob = bytearray(seal(b"abc"))
+    blob[11:14] = bytes([log2_n, r, p])  # the header's scrypt N, r, p (see the format above)
+    tracemalloc.start()
+    began = time.perf_counter()
+    with pytest.raises(sealed.NotSealedError, match="outside the supported range") as error:
+        unseal(bytes(blob))
+    spent, (_, peak) = time.perf_counter() - began, tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    one_line(error.value)
+    assert spent < 1.0 and peak < 100 << 20
+
+
+def test_the_most_a_reader_accepts_is_twice_the_writers_default_cost() -> None:
+    default, ceiling = sealed.ScryptParams(), sealed.ScryptParams(sealed.MAX_LOG2_N, sealed.MAX_R, sealed.MAX_P)
+    cost = lambda params: (2 ** params.log2_n * params.r, 2 ** params.log2_n * params.r * params.p)  # noqa: E731
+    assert cost(ceiling)[0] <= 2 * cost(default)[0] and cost(ceiling)[1] <= 4 * cost(default)[1]
+    assert 128 * cost(ceiling)[0] <= 64 << 20  # scrypt's memory, 128 * N * r bytes

@@ -87,3 +87,21 @@ def test_resolve_refuses_a_database_without_phantomwiki_facts(tmp_path):
     v1_questions(tmp_path / "q.json")
     done = cli("resolve", "--database", str(tmp_path / "empty.pl"), "--questions", str(tmp_path / "q.json"))
     assert done.returncode == 2 and "no PhantomWiki facts found" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_generate_never_overwrites_files_unless_asked(tmp_path):
+    mine = tmp_path / "corpus.parquet"
+    mine.write_bytes(b"the user's own file")
+    done = cli("generate", "n5_s1", "--out", str(tmp_path))
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert "already holds corpus.parquet; pass --overwrite" in done.stderr and mine.read_bytes() == b"the user's own file"
+    assert cli("generate", "n5_s1", "--out", str(tmp_path), "--overwrite").returncode == 0
+    assert mine.read_bytes().startswith(b"PAR1")
+
+
+@pytest.mark.parametrize("command", ["generate", "prolog"])
+def test_an_out_that_is_a_file_is_one_line(tmp_path, command):
+    a_file = tmp_path / "a-file"
+    a_file.write_text("x")
+    done = cli(command, "n5_s1", "--out", str(a_file))
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "is a file; give a folder" in done.stderr

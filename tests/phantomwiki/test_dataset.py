@@ -103,6 +103,13 @@ def test_a_knob_changes_the_data_and_the_cache(tmp_path):
         ("n50_d3_s1", {}, "depth=3 is out of range"),
         ("n0_s1", {}, "size=0 is out of range"),
         ("n50_s1", {"max_children": 0}, "max_children=0 is out of range"),
+        ("n5_s1\n", {}, "does not match the grammar"),  # canonical names only: one universe, one cache entry
+        ("n\uff15_s1", {}, "does not match the grammar"),  # a full-width digit
+        ("n05_s01", {}, "does not match the grammar"),
+        ("n5_s1 ", {}, "does not match the grammar"),
+        ("n50_s1", {"questions_per_template": 0.5}, "questions_per_template=0.5 must be a whole number"),
+        ("n50_s1", {"max_tree_size": 2.5}, "max_tree_size=2.5 must be a whole number"),
+        ("n50_s1", {"max_children": True}, "max_children=True must be a whole number"),
     ],
 )
 def test_a_bad_name_or_value_is_one_clear_line(name, knobs, says, tmp_path):

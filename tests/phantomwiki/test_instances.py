@@ -212,7 +212,11 @@ def test_rag_rows_hold_the_bm25_top_k_and_are_sufficient_exactly_when_the_carefu
     ("document_format", "pdf", "document_format='pdf' is out of range: expected one of markdown, text, html"),
     ("retriever", "bm26", "retriever='bm26' is out of range: expected one of bm25s, rank_bm25"),
     ("retrieval_k", 0, "retrieval_k=0 is out of range: expected at least 1"),
-    ("instance_documents", "ten", "instance_documents='ten' must be a number"),
+    ("instance_documents", "ten", "instance_documents='ten' must be a whole number"),
+    ("questions_per_template", 0.5, "questions_per_template=0.5 must be a whole number"),
+    ("max_children", True, "max_children=True must be a whole number"),
+    ("easy_mode", 1, "easy_mode=1 must be True or False"),
+    ("friendship_degree", False, "friendship_degree=False must be a number"),
 ])
 def test_a_bad_instance_knob_is_a_one_line_error(knob, value, message):
     with pytest.raises(ConfigError) as error:

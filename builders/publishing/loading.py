@@ -21,7 +21,7 @@ from .errors import ReleaseError
 from .hub import download
 from .manifest import MANIFEST, Entry, Manifest, file_digest, verify
 from .phantomwiki import DATASET, hub_config_name
-from .shards import PLAIN_SUFFIX, SEALED_SUFFIX
+from .shards import PLAIN_SUFFIX, SEALED_SUFFIX, shard_place
 
 DECRYPTED = "leakproof_published"  # folder of decrypted shards inside the `datasets` cache
 _REPO_ID = re.compile(r"^[\w.-]+/[\w.-]+$")
@@ -84,6 +84,26 @@ def _entries(manifest: Manifest, config_name: str, folder: Path) -> list[Entry]:
     return entries
 
 
+def _check_place(path: Path, entry: Entry) -> None:
+    """The shard at `path` holds the rows the manifest lists for `entry`: its own configuration and row count.
+
+    A shard swapped or renamed into another configuration's place, together with its manifest entry, passes the
+    sha256 check; the configuration its Parquet metadata names does not. (Shards of releases written before
+    the metadata carried it are checked by their row count alone.)
+    """
+    try:
+        config_name, rows = shard_place(path)
+    except (OSError, ValueError, KeyError) as error:
+        raise ReleaseError(f"{entry.path} is not a readable Parquet shard ({type(error).__name__}); re-publish or "
+                           "re-download the release") from None
+    if config_name not in (None, entry.config_name):
+        raise ReleaseError(f"{entry.path} holds the rows of {config_name}, not of {entry.config_name}: shards were "
+                           "swapped or renamed; re-publish or re-download the release")
+    if rows != entry.rows:
+        raise ReleaseError(f"{entry.path} has {rows} rows but {MANIFEST} lists {entry.rows}: the release and its "
+                           "manifest do not match; re-publish or re-download the release")
+
+
 def _decrypted(folder: Path, entries: list[Entry], passphrase: str, cache_root: Path, config_name: str) -> list[Path]:
     """Open every sealed shard into the cache (or reuse an earlier opening whose digests still match)."""
     key = hashlib.sha256("".join(f"{e.path}:{e.sha256}\n" for e in entries).encode()).hexdigest()[:16]
@@ -91,6 +111,8 @@ def _decrypted(folder: Path, entries: list[Entry], passphrase: str, cache_root: 
     names = [Path(entry.path).name.removesuffix(SEALED_SUFFIX) + PLAIN_SUFFIX for entry in entries]
     expected = [(entry.plaintext_size, entry.plaintext_sha256) for entry in entries]
     if all((target / name).is_file() and file_digest(target / name) == digest for name, digest in zip(names, expected)):
+        for name, entry in zip(names, entries):
+            _check_place(target / name, entry)
         try:  # an earlier opening is reused only for the right passphrase
             for entry in entries:
                 check_passphrase(folder / entry.path, passphrase, where=entry.path)
@@ -111,6 +133,7 @@ def _decrypted(folder: Path, entries: list[Entry], passphrase: str, cache_root: 
                     f"{entry.path} decrypts, but not to the Parquet bytes {MANIFEST} lists: the release and its "
                     "manifest do not match; re-publish the release"
                 )
+            _check_place(staging / name, entry)  # before the plaintext reaches the cache
         shutil.rmtree(target, ignore_errors=True)
         os.replace(staging, target)
     finally:
@@ -131,6 +154,8 @@ def open_release(source: str | Path, name: str, *, passphrase: str | None = None
         if passphrase:
             raise ReleaseError(f"{config_name} of {source} is not encrypted, so it takes no passphrase; leave "
                                "passphrase out (or point at the encrypted release you meant)")
+        for entry in entries:
+            _check_place(folder / entry.path, entry)
         return Opened(config_name, [folder / entry.path for entry in entries], rows, str(source))
     if not passphrase:
         raise ReleaseError(

@@ -35,6 +35,7 @@ from .neoqa import refuse
 from .shards import MAX_SHARD_BYTES, PLAIN_SUFFIX, SEALED_SUFFIX, shard_schema, write_shards
 
 DATASET = "phantom_wiki"
+MIN_SHARD_BYTES = 10_000  # smaller shards would hold a row or two each
 REPO_PLACEHOLDER = "<org>/<name>"
 
 Progress = Callable[[str], None]
@@ -167,9 +168,9 @@ def write_release(configurations: Sequence[str], out: str | Path, *, subsets: It
     An earlier release in `out` is replaced; one holding configurations this release leaves out is refused
     unless `replace` is set.
     """
-    if isinstance(max_shard_bytes, bool) or not isinstance(max_shard_bytes, int) or max_shard_bytes < 1 << 20:
-        raise PublishError(f"max_shard_bytes={max_shard_bytes!r} must be a whole number of bytes, at least 1 MiB "
-                           f"(default {MAX_SHARD_BYTES})")
+    if isinstance(max_shard_bytes, bool) or not isinstance(max_shard_bytes, int) or max_shard_bytes < MIN_SHARD_BYTES:
+        raise PublishError(f"max_shard_bytes={max_shard_bytes!r} must be a whole number of bytes, at least "
+                           f"{MIN_SHARD_BYTES} (default {MAX_SHARD_BYTES})")
     universes = _universes(configurations, knobs)
     chosen = _subsets(subsets)
     out = Path(out)
@@ -192,7 +193,7 @@ def write_release(configurations: Sequence[str], out: str | Path, *, subsets: It
                 if progress:
                     progress(f"writing {config}")
                 features = FEATURES[subset]
-                schema = shard_schema(features.arrow_schema, features.to_dict(), cards.CANARY)
+                schema = shard_schema(features.arrow_schema, features.to_dict(), cards.CANARY, config)
                 shards = write_shards(engine.ROWS[subset](generated), staging, f"{config}/test", schema,
                                       passphrase=passphrase, max_bytes=max_shard_bytes)
                 entries += [Entry.of(shard, config, universe, subset) for shard in shards]

@@ -57,10 +57,27 @@ def legacy_features(features: dict[str, Any]) -> dict[str, Any]:
     return convert(features)
 
 
-def shard_schema(schema: pa.Schema, features: dict[str, Any], canary: str) -> pa.Schema:
-    """`schema` with the `datasets` features and the canary as its only key-value metadata."""
+PLACE_KEY = b"leakproof_qa"  # key-value metadata naming the configuration a shard belongs to
+
+
+def shard_schema(schema: pa.Schema, features: dict[str, Any], canary: str, config_name: str | None = None) -> pa.Schema:
+    """`schema` with the `datasets` features, the canary and (for a release) the shard's configuration as metadata.
+
+    The configuration travels inside the Parquet bytes (inside the authenticated plaintext of a sealed shard), so a
+    loader can tell a shard that was swapped or renamed into another configuration's place.
+    """
     info = json.dumps({"info": {"features": legacy_features(features)}}, sort_keys=True)
-    return schema.with_metadata({b"huggingface": info.encode(), b"canary": canary.encode()})
+    metadata = {b"huggingface": info.encode(), b"canary": canary.encode()}
+    if config_name is not None:
+        metadata[PLACE_KEY] = json.dumps({"config_name": config_name}, sort_keys=True).encode()
+    return schema.with_metadata(metadata)
+
+
+def shard_place(path: Path) -> tuple[str | None, int]:
+    """(the configuration a shard says it belongs to, or None for a shard written without one; its rows)."""
+    metadata = pq.read_metadata(path)
+    place = (metadata.metadata or {}).get(PLACE_KEY)
+    return (json.loads(place)["config_name"] if place else None), metadata.num_rows
 
 
 def shard_salt(name: str) -> bytes:

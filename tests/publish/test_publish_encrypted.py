@@ -228,7 +228,7 @@ def _no_manifest(folder: Path) -> str:
     (_truncated_and_manifest, f"^{SHARD}: (truncated|chunk 0 fails authentication)"),
     (_missing, f"^{SHARD} is listed in manifest.json but missing from .*; publish .* again"),
     (_unlisted_shard, "test-00001-of-00001.parquet-aead is in the release folder but not in manifest.json"),
-    (_rows_mismatch, "n50_s1_corpus of .* has 50 rows but manifest.json lists 51"),
+    (_rows_mismatch, r"n50_s1_corpus/test-00000-of-00001\.parquet-aead has 50 rows but manifest.json lists 51"),
     (_plaintext_mismatch, f"^{SHARD} decrypts, but not to the Parquet bytes manifest.json lists"),
     (_no_manifest, "has no manifest.json: it is not a release written by `phantom_wiki publish`"),
 ])

@@ -70,3 +70,53 @@ def test_a_passphrase_for_a_plain_release_is_refused_not_ignored(plain_release, 
     with pytest.raises(ReleaseError, match="is not encrypted, so it takes no passphrase") as error:
         phantom_wiki.load_published(plain_release, CONFIG, passphrase="secret", cache_dir=str(tmp_path / "cache"))
     one_line(error.value)
+
+
+@pytest.fixture(scope="module")
+def two_configurations(tmp_path_factory):
+    """A plain and a sealed release of two universes with the same subsets."""
+    root = tmp_path_factory.mktemp("two")
+    plain = write_release(["n50_s1", "n50_s2"], root / "plain", subsets=["rag"]).folder
+    sealed = write_release(["n50_s1", "n50_s2"], root / "sealed", subsets=["rag"], passphrase="pw").folder
+    return plain, sealed
+
+
+def swap(release: Path) -> None:
+    """Swap the two configurations' shards together with their manifest entries (sizes, digests, rows)."""
+    one, two = (f"{name}_rag/" + next((release / f"{name}_rag").iterdir()).name for name in ("n50_s1", "n50_s2"))
+    (release / one).rename(release / "spare")
+    (release / two).rename(release / one)
+    (release / "spare").rename(release / two)
+
+    def change(files):
+        a, b = (next(f for f in files if f["path"] == path) for path in (one, two))
+        for key in ("size", "sha256", "rows", "plaintext_size", "plaintext_sha256"):
+            if key in a:
+                a[key], b[key] = b[key], a[key]
+
+    edit_manifest(release, change)
+
+
+@pytest.mark.parametrize("sealed", [False, True])
+def test_swapped_shards_with_their_manifest_entries_are_refused_and_leave_no_plaintext(two_configurations, tmp_path,
+                                                                                        sealed):
+    release = copy_release(two_configurations[sealed], tmp_path)
+    swap(release)
+    cache = tmp_path / "cache"
+    with pytest.raises(ReleaseError, match="holds the rows of n50_s2_rag, not of n50_s1_rag: shards were swapped") as error:
+        phantom_wiki.load_published(release, "n50_s1_rag", passphrase="pw" if sealed else None, cache_dir=str(cache))
+    one_line(error.value)
+    assert not [p for p in cache.rglob("*.parquet")] if cache.exists() else True
+
+
+def test_a_row_count_off_by_one_leaves_no_decrypted_shard(two_configurations, tmp_path):
+    release = copy_release(two_configurations[True], tmp_path)
+    edit_manifest(release, lambda files: files[0].update(rows=files[0]["rows"] + 1))
+    cache = tmp_path / "cache"
+    with pytest.raises(ReleaseError, match="rows but manifest.json lists"):
+        phantom_wiki.load_published(release, files_config(release), passphrase="pw", cache_dir=str(cache))
+    assert not list(cache.rglob("*.parquet")) if cache.exists() else True
+
+
+def files_config(release: Path) -> str:
+    return json.loads((release / "manifest.json").read_text())["files"][0]["config_name"]

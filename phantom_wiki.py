@@ -21,6 +21,7 @@ import cards
 from builders import __version__
 from builders.digest import PHANTOMWIKI_CODE, code_digest
 from builders.phantomwiki import generate as engine
+from builders.phantomwiki.budget import check as check_memory
 from builders.phantomwiki.config import ConfigError, Settings, settings_from
 from builders.phantomwiki.features import FEATURES
 
@@ -61,6 +62,7 @@ class PhantomWikiConfig(datasets.BuilderConfig):
         knobs = {name: getattr(self, name) for name in Settings.knobs()}
         knobs.update({k: getattr(self, k) for k in ("size", "seed", "depth") if getattr(self, k) is not None})
         self.settings, self.subset = settings_from(self.name, **knobs)
+        check_memory(self.settings)  # before `datasets` starts a generation it would wrap errors of
 
 
 _BUILDER_ARGUMENTS = set(inspect.signature(datasets.DatasetBuilder.__init__).parameters) - {"self", "config_kwargs"}

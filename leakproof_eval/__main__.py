@@ -35,15 +35,38 @@ def run(args: list[str]) -> int:
         print("leakproof_eval: refusing to push NeoQA samples to the Hub: the model's responses may quote the "
               "CC BY-ND 4.0 articles; drop push_samples_to_hub or the NeoQA tasks", file=sys.stderr)
         return 2
+    limit = _option(args, "--limit")
+    if limit is not None and not _positive(limit):
+        print(f"leakproof_eval: --limit {limit} must be above 0 (a count of documents, or a share below 1)",
+              file=sys.stderr)
+        return 2
     if not any(arg == "--include_path" or arg.startswith("--include_path=") for arg in args):
         args = [*args, "--include_path", tasks_path()]
     sys.argv = ["lm_eval", "run", *args]
     try:
         cli_evaluate()
-    except TaskSetupError as error:
-        print(f"leakproof_eval: {error}", file=sys.stderr)
+    except (TaskSetupError, ValueError) as error:  # lm_eval's argument errors (bad JSON, unknown task or model)
+        first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        print(f"leakproof_eval: {first[:600]}", file=sys.stderr)
         return 2
     return 0
+
+
+def _option(args: list[str], name: str) -> str | None:
+    """The value of `--name VALUE` or `--name=VALUE` in lm_eval's arguments, if given."""
+    for index, arg in enumerate(args):
+        if arg == name and index + 1 < len(args):
+            return args[index + 1]
+        if arg.startswith(name + "="):
+            return arg.split("=", 1)[1]
+    return None
+
+
+def _positive(text: str) -> bool:
+    try:
+        return float(text) > 0
+    except ValueError:
+        return False
 
 
 def main(argv: list[str]) -> int:

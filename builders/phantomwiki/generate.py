@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from ..rng import below, stream
 from .articles import Article, write_article
+from .budget import check as check_memory
 from .config import Settings
 from .family import Families, birth_dates, generate_families
 from .friends import generate_friendships
@@ -72,7 +73,9 @@ def generate_universe(settings: Settings) -> Universe:
 
 def generate(settings: Settings, with_questions: bool = True, with_articles: bool = True,
              progress: Progress | None = None) -> Generated:
-    """Run the stages a subset needs; each stage takes the previous stage's plain objects."""
+    """Run the stages a subset needs; each stage takes the previous stage's plain objects (refused up front when the
+    machine cannot hold them: budget.py)."""
+    check_memory(settings)
     timings: dict[str, float] = {}
     with _timed(timings, "universe", progress):
         universe = generate_universe(settings)

@@ -22,6 +22,8 @@ from .hub import download
 from .manifest import MANIFEST, Entry, Manifest, file_digest, verify
 from .phantomwiki import DATASET, hub_config_name
 from .shards import PLAIN_SUFFIX, SEALED_SUFFIX, shard_place
+from .staging import remove_orphans
+from .staging import staging as staging_folder
 
 DECRYPTED = "leakproof_published"  # folder of decrypted shards inside the `datasets` cache
 _REPO_ID = re.compile(r"^[\w.-]+/[\w.-]+$")
@@ -108,6 +110,7 @@ def _decrypted(folder: Path, entries: list[Entry], passphrase: str, cache_root: 
     """Open every sealed shard into the cache (or reuse an earlier opening whose digests still match)."""
     key = hashlib.sha256("".join(f"{e.path}:{e.sha256}\n" for e in entries).encode()).hexdigest()[:16]
     target = cache_root / DECRYPTED / f"{config_name}-{key}"
+    remove_orphans(target.parent, ".partial-")  # the plaintext of an opening that was killed
     names = [Path(entry.path).name.removesuffix(SEALED_SUFFIX) + PLAIN_SUFFIX for entry in entries]
     expected = [(entry.plaintext_size, entry.plaintext_sha256) for entry in entries]
     if all((target / name).is_file() and file_digest(target / name) == digest for name, digest in zip(names, expected)):
@@ -119,7 +122,7 @@ def _decrypted(folder: Path, entries: list[Entry], passphrase: str, cache_root: 
         except SealedFileError as error:
             raise ReleaseError(str(error)) from None
         return [target / name for name in names]
-    staging = target.with_name(f"{target.name}.partial-{os.getpid()}")
+    staging = staging_folder(target.parent, f"{target.name}.partial-")
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(parents=True)
     try:

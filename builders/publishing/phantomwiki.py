@@ -29,6 +29,8 @@ from ..phantomwiki.config import DEFAULT_SUBSET, SUBSETS, ConfigError, Settings,
 from ..phantomwiki.features import FEATURES
 from .card import CARD, hub_configs, render, size_category
 from .errors import PublishError
+from .staging import remove_orphans
+from .staging import staging as staging_folder
 from .hub import open_repo
 from .manifest import ENCRYPTION, MANIFEST, Entry, Manifest
 from .neoqa import refuse
@@ -175,7 +177,8 @@ def write_release(configurations: Sequence[str], out: str | Path, *, subsets: It
     chosen = _subsets(subsets)
     out = Path(out)
     old = _prepare_out(out, _config_names(universes, chosen), replace)
-    staging = out.parent / f".{out.name}.publishing-{os.getpid()}"
+    remove_orphans(out.parent, f".{out.name}.publishing-")  # what a killed run left: it may hold plaintext
+    staging = staging_folder(out.parent, f".{out.name}.publishing-")
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(parents=True)
     try:

@@ -102,3 +102,17 @@ def test_local_chat_completions_with_a_chat_template_gets_the_same_prompts_and_s
                                   task_manager=task_manager(**metadata), bootstrap_iters=0)
     assert results["results"]["phantom_wiki_questions"]["f1,answer"] == 1.0
     assert len(server.prompts) == 5 and all(p.startswith("You are given the following evidence:") for p in server.prompts)
+
+
+@pytest.mark.parametrize("arguments, says", [
+    (["--model", "oracle", "--tasks", "phantom_wiki_rag", "--metadata", "{bad"], "Invalid JSON"),
+    (["--model", "oracle", "--tasks", "phantom_wiki_rag", "--limit", "0"], "--limit 0 must be above 0"),
+    (["--model", "oracle", "--tasks", "no_such_task"], "Tasks not found: no_such_task"),
+    (["--model", "no_such_model", "--tasks", "phantom_wiki_rag"], "no model for this name found"),
+])
+def test_a_bad_lm_eval_argument_is_one_line(tmp_path, arguments, says):
+    done = subprocess.run([sys.executable, "-m", "leakproof_eval", "run", *arguments], cwd=tmp_path,
+                          capture_output=True, text=True)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr[-2000:]
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("leakproof_eval: ") and says in last

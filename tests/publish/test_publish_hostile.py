@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,7 @@ import pytest
 import phantom_wiki
 from builders.publishing.errors import ReleaseError
 from builders.publishing.phantomwiki import write_release
-from publish_helpers import CONFIG, copy_release, one_line
+from publish_helpers import CONFIG, PASSPHRASE, copy_release, one_line
 
 
 def edit_manifest(release: Path, change) -> None:
@@ -120,3 +121,33 @@ def test_a_row_count_off_by_one_leaves_no_decrypted_shard(two_configurations, tm
 
 def files_config(release: Path) -> str:
     return json.loads((release / "manifest.json").read_text())["files"][0]["config_name"]
+
+
+def a_dead_pid() -> int:
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    return int(done.stdout)
+
+
+def test_a_killed_publishings_staging_folder_is_removed_by_the_next_run_and_a_running_ones_is_kept(tmp_path):
+    out = tmp_path / "release"
+    dead = tmp_path / f".release.publishing-{a_dead_pid()}"
+    running = tmp_path / f".release.publishing-{os.getppid()}"  # the process that started these tests: alive
+    for folder in (dead, running):
+        (folder / "n50_s1").mkdir(parents=True)
+        (folder / "n50_s1" / "test-00000-of-00001.parquet").write_bytes(b"PAR1 plaintext rows")
+    write_release([CONFIG], out, subsets=["rag"])
+    assert not dead.exists() and running.exists()
+
+
+def test_a_killed_openings_decrypted_copy_is_removed_by_the_next_load(encrypted_release, tmp_path):
+    cache = tmp_path / "cache"
+    phantom_wiki.load_published(encrypted_release, "n50_s1_rag", passphrase=PASSPHRASE, cache_dir=str(cache))
+    (decrypted,) = [p.parent for p in cache.rglob("*.parquet") if p.parent.name.startswith("n50_s1_rag-")]
+    leftover = decrypted.with_name(f"n50_s1_corpus-0123456789abcdef.partial-{a_dead_pid()}")
+    leftover.mkdir()
+    (leftover / "test-00000-of-00001.parquet").write_bytes(b"PAR1 decrypted plaintext")
+    phantom_wiki.load_published(encrypted_release, "n50_s1_rag", passphrase=PASSPHRASE, cache_dir=str(cache))
+    assert not leftover.exists()

@@ -138,6 +138,9 @@ def load_published(
 
     if split is not None and split.split("[")[0] != "test":
         raise ReleaseError(f"unknown split {split!r}: a published PhantomWiki configuration has one split, test")
+    from dataset_loading import usable_cache_dir
+
+    usable_cache_dir(cache_dir)
     cache = Path(cache_dir or datasets.config.HF_DATASETS_CACHE)
     opened = open_release(repo_id_or_dir, name, passphrase=passphrase, cache_root=cache, revision=revision,
                           hub_cache=cache / "hub" if cache_dir else None, token=token, endpoint=endpoint)

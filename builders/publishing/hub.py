@@ -7,12 +7,15 @@ another Hub, and the token comes from `token`, HF_TOKEN or `hf auth login`, as e
 from __future__ import annotations
 
 import fnmatch
+import os
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+import huggingface_hub
 from huggingface_hub import CommitOperationAdd, CommitOperationDelete, HfApi, snapshot_download
+from huggingface_hub.utils import _http
 
 from .errors import PublishError, ReleaseError
 from .shards import PLAIN_SUFFIX, SEALED_SUFFIX
@@ -23,6 +26,33 @@ GATING = ("auto", "manual")
 # so no stale shard (of a configuration, or plain shards after an encrypted re-publish) survives.  A release
 # that would drop whole configurations is refused before this unless the caller asked to replace them.
 DELETE_PATTERNS = (f"*{PLAIN_SUFFIX}", f"*{SEALED_SUFFIX}")
+
+
+HUB_TIMEOUT = 60.0  # seconds a Hub call waits for the server's next bytes (connect: 10) before it gives up
+TIMEOUT_VARIABLE = "LEAKPROOF_HUB_TIMEOUT"
+
+
+@contextmanager
+def bounded_http() -> Iterator[None]:
+    """huggingface_hub's shared HTTP client with timeouts, for the duration of our calls.
+
+    The client's default waits forever (`timeout=None`), so a Hub that never answers a commit would hang the
+    publish; this installs, through the client's own `set_client_factory`, the factory that was there with
+    timeouts added, and puts the old one back afterwards.
+    """
+    seconds = float(os.environ.get(TIMEOUT_VARIABLE) or HUB_TIMEOUT)
+    previous = getattr(_http, "_GLOBAL_CLIENT_FACTORY", _http.default_client_factory)
+
+    def bounded() -> object:
+        client = previous()
+        client.timeout = _http.httpx2.Timeout(seconds, connect=min(10.0, seconds))
+        return client
+
+    huggingface_hub.set_client_factory(bounded)
+    try:
+        yield
+    finally:
+        huggingface_hub.set_client_factory(previous)
 
 
 def _first_line(error: BaseException) -> str:
@@ -45,13 +75,16 @@ class HubRepo:
 
     @contextmanager
     def step(self, what: str) -> Iterator[None]:
-        """Turn any client error during `what` into a one-line PublishError saying what to check."""
+        """Turn any client error during `what` into a one-line PublishError saying what to check (every call bounded)."""
         try:
-            yield
-        except Exception as error:  # HTTP, authentication and network errors of the client all end here
+            with bounded_http():
+                yield
+        except Exception as error:  # HTTP, authentication, network errors and timeouts of the client all end here
             status = getattr(getattr(error, "response", None), "status_code", None)
             hint = ("set HF_TOKEN or run `hf auth login` with a token that may write to it"
                     if status in (401, 403) else "check the repo id, your token and the network")
+            if "Timeout" in type(error).__name__:
+                hint = f"the Hub did not answer in time ({TIMEOUT_VARIABLE}, default {HUB_TIMEOUT:.0f} s); try again later"
             raise PublishError(
                 f"could not {what} of Hub dataset {self.repo_id!r} ({type(error).__name__}: {_first_line(error)}); "
                 f"{hint}"

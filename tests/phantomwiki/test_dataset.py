@@ -117,3 +117,16 @@ def test_a_bad_name_or_value_is_one_clear_line(name, knobs, says, tmp_path):
         phantom_wiki.load_dataset(name, cache_dir=str(tmp_path), **knobs)
     assert says in str(error.value)
     assert "\n" not in str(error.value)
+
+
+@pytest.mark.parametrize("where, says", [("a-file", "is a file; give a folder"),
+                                         ("a-file/cache", "cannot make cache_dir")])
+def test_a_cache_dir_that_cannot_hold_a_cache_is_one_line(tmp_path, where, says):
+    from dataset_loading import CacheDirError
+
+    (tmp_path / "a-file").write_text("x")
+    for load in (phantom_wiki.load_dataset, lambda name, cache_dir: phantom_wiki.load_published(tmp_path, name,
+                                                                                                 cache_dir=cache_dir)):
+        with pytest.raises(CacheDirError, match=says) as error:
+            load("n5_s1", cache_dir=str(tmp_path / where))
+        assert "\n" not in str(error.value)

@@ -151,3 +151,44 @@ def test_a_killed_openings_decrypted_copy_is_removed_by_the_next_load(encrypted_
     (leftover / "test-00000-of-00001.parquet").write_bytes(b"PAR1 decrypted plaintext")
     phantom_wiki.load_published(encrypted_release, "n50_s1_rag", passphrase=PASSPHRASE, cache_dir=str(cache))
     assert not leftover.exists()
+
+
+def test_a_hub_that_never_answers_ends_in_one_line_within_the_timeout(tmp_path):
+    """A server on 127.0.0.1 that accepts every request and never answers (for at most 30 s)."""
+    import socket
+    import subprocess
+    import sys
+    import threading
+    import time
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(8)
+    listener.settimeout(30)
+    held: list[socket.socket] = []
+    stop = threading.Event()
+
+    def accept() -> None:
+        while not stop.is_set():
+            try:
+                connection, _ = listener.accept()
+            except OSError:
+                return
+            held.append(connection)  # read nothing, answer nothing
+
+    threading.Thread(target=accept, daemon=True).start()
+    env = {**os.environ, "HF_ENDPOINT": f"http://127.0.0.1:{listener.getsockname()[1]}", "HF_TOKEN": "hf_standin",
+           "LEAKPROOF_HUB_TIMEOUT": "2", "HF_HUB_DISABLE_TELEMETRY": "1"}
+    began = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "phantom_wiki", "publish", "n5_s1", "--repo-id", "lab/stalled"],
+                          capture_output=True, text=True, env=env, timeout=60)
+    spent = time.perf_counter() - began
+    stop.set()
+    listener.close()
+    for connection in held:
+        connection.close()
+    last = done.stderr.strip().splitlines()[-1]
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr[-2000:]
+    assert last.startswith("phantom_wiki: could not create the repository of Hub dataset 'lab/stalled' (ReadTimeout")
+    assert "did not answer in time (LEAKPROOF_HUB_TIMEOUT" in last
+    assert spent < 20

@@ -22,7 +22,7 @@ from .hub import download
 from .manifest import MANIFEST, Entry, Manifest, file_digest, verify
 from .phantomwiki import DATASET, hub_config_name
 from .shards import PLAIN_SUFFIX, SEALED_SUFFIX, shard_place
-from .staging import remove_orphans
+from .staging import remove_orphans, restore
 from .staging import staging as staging_folder
 
 DECRYPTED = "leakproof_published"  # folder of decrypted shards inside the `datasets` cache
@@ -43,6 +43,7 @@ def _locate(source: str | Path, config_name: str, revision: str | None, hub_cach
             endpoint: str | None) -> tuple[Path, Manifest, str]:
     """(folder, manifest, how to fix a bad file) for a local release folder or a Hub repository."""
     path = Path(source).expanduser()
+    restore(path, f".{path.name}.previous-")  # a publish killed while it replaced this release: put the old one back
     if path.is_dir():
         return path, Manifest.read(path), f"publish {path} again, or copy the release again"
     text = str(source)

@@ -29,7 +29,7 @@ from ..phantomwiki.config import DEFAULT_SUBSET, SUBSETS, ConfigError, Settings,
 from ..phantomwiki.features import FEATURES
 from .card import CARD, hub_configs, render, size_category
 from .errors import PublishError
-from .staging import remove_orphans
+from .staging import remove_orphans, restore
 from .staging import staging as staging_folder
 from .hub import open_repo
 from .manifest import ENCRYPTION, MANIFEST, Entry, Manifest
@@ -142,23 +142,45 @@ def _prepare_out(out: Path, names: Sequence[str], replace: bool) -> Manifest | N
     return None
 
 
-def _replace_release(staging: Path, out: Path, old: Manifest | None, release_files: list[str]) -> None:
-    """Move the new release from `staging` into `out`, removing the files of the release that was there."""
-    out.mkdir(parents=True, exist_ok=True)
-    if old is not None:
-        root, paths = out.resolve(), [entry.path for entry in old.files] + [CARD, MANIFEST]
-        outside = [path for path in paths if not (out / path).resolve().is_relative_to(root)]
-        if outside:  # Manifest.read checked each path's form; a link inside the folder could still lead out
-            raise PublishError(f"{out / MANIFEST} lists {outside[0]}, which leads outside {out}; nothing was deleted")
-        for path in paths:
-            (out / path).unlink(missing_ok=True)
-    for path in release_files:
-        (out / path).parent.mkdir(parents=True, exist_ok=True)
-        os.replace(staging / path, out / path)
-    old_folders = {(out / entry.path).parent for entry in (old.files if old else [])}
-    for folder in sorted(old_folders, reverse=True):
-        if folder != out and folder.is_dir() and not any(folder.iterdir()):
+def _previous(out: Path) -> str:
+    """The marker of the folder an old release is moved aside to while the new one is moved in."""
+    return f".{out.name}.previous-"
+
+
+def _carry_over(out: Path, staging: Path) -> None:
+    """Copy into `staging` the files of `out` that are not part of its release (a user's notes): they stay."""
+    old = Manifest.read(out) if (out / MANIFEST).is_file() else None
+    ours = {CARD, MANIFEST} | {entry.path for entry in (old.files if old else [])}
+    for path in sorted(out.rglob("*")):
+        relative = path.relative_to(out).as_posix()
+        if relative in ours or (path.is_dir() and not path.is_symlink()) or (staging / relative).exists():
+            continue
+        (staging / relative).parent.mkdir(parents=True, exist_ok=True)
+        if path.is_symlink():
+            (staging / relative).symlink_to(os.readlink(path))
+        else:
+            shutil.copy2(path, staging / relative)
+
+
+def _replace_release(staging: Path, out: Path) -> None:
+    """Put the new release, complete in `staging`, in the place of `out` as a whole.
+
+    Two renames: the old folder aside, the new one in; then the old one is deleted. A process killed before
+    the first leaves the old release in place; after the second, the new one; between them, the old one whole
+    beside it, which the next publish or load puts back (staging.restore). Nothing is ever half replaced.
+    Files of the folder that are not the release's are copied over first, so they stay.
+    """
+    for folder in sorted(staging.rglob("*"), reverse=True):  # an empty subset's folder holds no shard
+        if folder.is_dir() and not any(folder.iterdir()):
             folder.rmdir()
+    if not out.exists():
+        os.replace(staging, out)
+        return
+    _carry_over(out, staging)
+    previous = staging_folder(out.parent, _previous(out))
+    os.replace(out, previous)
+    os.replace(staging, out)
+    shutil.rmtree(previous, ignore_errors=True)
 
 
 def write_release(configurations: Sequence[str], out: str | Path, *, subsets: Iterable[str] | None = None,
@@ -176,8 +198,10 @@ def write_release(configurations: Sequence[str], out: str | Path, *, subsets: It
     universes = _universes(configurations, knobs)
     chosen = _subsets(subsets)
     out = Path(out)
-    old = _prepare_out(out, _config_names(universes, chosen), replace)
+    restore(out, _previous(out))  # a run killed between moving the old release aside and the new one in
+    remove_orphans(out.parent, _previous(out))
     remove_orphans(out.parent, f".{out.name}.publishing-")  # what a killed run left: it may hold plaintext
+    _prepare_out(out, _config_names(universes, chosen), replace)
     staging = staging_folder(out.parent, f".{out.name}.publishing-")
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(parents=True)
@@ -219,7 +243,7 @@ def write_release(configurations: Sequence[str], out: str | Path, *, subsets: It
             _card(manifest, passphrase if passphrase_in_card else None, bool(passphrase), repo_id), encoding="utf-8"
         )
         release = Release(out, manifest)
-        _replace_release(staging, out, old, release.files())
+        _replace_release(staging, out)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return release

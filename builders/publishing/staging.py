@@ -46,3 +46,17 @@ def remove_orphans(folder: Path, marker: str) -> list[Path]:
                 entry.unlink(missing_ok=True)
             removed.append(entry)
     return removed
+
+
+def restore(folder: Path, marker: str) -> bool:
+    """Put `folder` back from `...{marker}{pid}` beside it, where a process that died had moved it aside to put its
+    replacement in (see builders/publishing/phantomwiki.py); True when it did."""
+    if folder.exists() or not folder.parent.is_dir():
+        return False
+    pattern = re.compile(re.escape(marker) + r"(\d+)$")
+    for entry in sorted(folder.parent.iterdir()):
+        match = pattern.search(entry.name)
+        if match and int(match.group(1)) != os.getpid() and not alive(int(match.group(1))):
+            os.replace(entry, folder)
+            return True
+    return False

@@ -192,3 +192,51 @@ def test_a_hub_that_never_answers_ends_in_one_line_within_the_timeout(tmp_path):
     assert last.startswith("phantom_wiki: could not create the repository of Hub dataset 'lab/stalled' (ReadTimeout")
     assert "did not answer in time (LEAKPROOF_HUB_TIMEOUT" in last
     assert spent < 20
+
+
+KILLER = """
+import os, shutil, sys
+from builders.publishing.phantomwiki import write_release
+out, kill_at, config = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+calls = [0]
+def killing(function):
+    def wrapped(*args, **kwargs):
+        calls[0] += 1
+        if calls[0] == kill_at:
+            os._exit(9)  # as SIGKILL: no cleanup, no finally
+        return function(*args, **kwargs)
+    return wrapped
+os.replace, shutil.rmtree = killing(os.replace), killing(shutil.rmtree)
+write_release([config], out, subsets=["questions", "rag"], replace=True, max_shard_bytes=200_000)
+print("finished after", calls[0], "renames and removals")
+"""
+
+
+def test_a_release_killed_at_any_point_of_its_replacement_loads_whole_and_the_next_publish_repairs_it(tmp_path):
+    import shutil
+    import subprocess
+    import sys
+
+    def publish(out: Path, kill_at: int, config: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-c", KILLER, str(out), str(kill_at), config], capture_output=True,
+                              text=True)
+
+    old = tmp_path / "old"
+    steps = int(publish(old, 0, "n8_s1").stdout.split()[2])  # how many renames and removals a publish makes
+    # while shards are written into the staging folder (1, the middle), and at each rename and removal of the
+    # swap itself (the last few), and after the end (no kill)
+    for kill_at in sorted({1, steps // 2, *range(max(1, steps - 3), steps + 2)}):
+        out = tmp_path / f"release-{kill_at}"
+        shutil.copytree(old, out)
+        killed = publish(out, kill_at, "n8_s2")
+        names = set()
+        for name in ("n8_s1", "n8_s1_rag", "n8_s2", "n8_s2_rag"):
+            try:
+                phantom_wiki.load_published(out, name, cache_dir=str(tmp_path / "cache"))
+                names.add(name)
+            except ReleaseError:
+                pass
+        assert names in ({"n8_s1", "n8_s1_rag"}, {"n8_s2", "n8_s2_rag"}), (kill_at, killed.returncode, names)
+        if kill_at >= steps - 3:
+            assert publish(out, 0, "n8_s2").returncode == 0  # the next publish takes the folder as it is
+            assert not [p for p in tmp_path.iterdir() if p.name.startswith(f".release-{kill_at}.")]

@@ -1,12 +1,30 @@
-"""`load_dataset` for a packaged builder: the same return types as `datasets.load_dataset`, with its cache."""
+"""`load_dataset` for a packaged builder: the same return types as `datasets.load_dataset`, with its cache, checked.
+
+A cache is a file someone (or a bad disk) may have changed: when a configuration is generated, the size
+and sha256 of every file of its cache folder are recorded (`leakproof_digest.json`); a later load checks
+them first (in full up to 2 GB of cache, beyond that the sizes and the first and last MiB, unless
+LEAKPROOF_VERIFY_CACHE says `full` or `quick`). A damaged cache (a flipped byte, a truncated, emptied or
+deleted file, a garbage dataset_info.json, a missing record) is said in one line and generated again:
+the data is deterministic, so the copy made again is the one that was damaged.
+"""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
+import shutil
+import tempfile
+import warnings
 from pathlib import Path
 from typing import Any
 
 import datasets
+
+DIGEST_FILE = "leakproof_digest.json"
+VERIFY_VARIABLE = "LEAKPROOF_VERIFY_CACHE"
+FULL_UP_TO = 2 << 30  # bytes of cache hashed in full by default
+_ENDS = 1 << 20
 
 
 class CacheDirError(ValueError):
@@ -36,11 +54,75 @@ def load_from_builder(
     cache_dir: str | None = None,
     **builder_kwargs: Any,
 ) -> datasets.Dataset | datasets.DatasetDict | datasets.IterableDataset | datasets.IterableDatasetDict:
-    """Build `config_name` of `builder_cls` (or reuse its cache) and return it as `datasets.load_dataset` would."""
+    """Build `config_name` of `builder_cls` (or reuse its cache, checked) and return it as `datasets.load_dataset` would."""
     usable_cache_dir(cache_dir)
-    builder = builder_cls(config_name=config_name, cache_dir=cache_dir, **builder_kwargs)
     if streaming:
-        streamed = builder.as_streaming_dataset(split=split)
+        streamed = builder_cls(config_name=config_name, cache_dir=cache_dir, **builder_kwargs).as_streaming_dataset(
+            split=split)
         return streamed if split is not None else datasets.IterableDatasetDict(streamed)
+    folder = _cache_folder(builder_cls, config_name, cache_dir, builder_kwargs)
+    if folder.is_dir():
+        problem = _damage(folder)
+        if problem:
+            warnings.warn(f"the cached {config_name} in {folder} is damaged ({problem}); generating it again",
+                          stacklevel=3)
+            shutil.rmtree(folder, ignore_errors=True)
+    fresh = not folder.is_dir()
+    builder = builder_cls(config_name=config_name, cache_dir=cache_dir, **builder_kwargs)
     builder.download_and_prepare()
+    if fresh:
+        _record(Path(builder.cache_dir))
     return builder.as_dataset(split=split)
+
+
+def _cache_folder(builder_cls: type[datasets.DatasetBuilder], config_name: str, cache_dir: str | None,
+                  builder_kwargs: dict[str, Any]) -> Path:
+    """Where the builder keeps this configuration, found without reading it (a damaged one cannot be read)."""
+    with tempfile.TemporaryDirectory() as empty:
+        probe = builder_cls(config_name=config_name, cache_dir=empty, **builder_kwargs)
+        relative = Path(probe.cache_dir).relative_to(Path(empty))
+    return Path(cache_dir).expanduser() / relative if cache_dir else Path(datasets.config.HF_DATASETS_CACHE) / relative
+
+
+def _files(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.iterdir() if p.is_file() and p.name != DIGEST_FILE)
+
+
+def _sha256(path: Path, full: bool) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        if full:
+            while chunk := handle.read(1 << 20):
+                digest.update(chunk)
+        else:
+            digest.update(handle.read(_ENDS))
+            handle.seek(max(0, path.stat().st_size - _ENDS))
+            digest.update(handle.read(_ENDS))
+    return digest.hexdigest()
+
+
+def _record(folder: Path) -> None:
+    """Record the size and sha256 (in full, and of the ends) of every file of a freshly written cache folder."""
+    files = {p.name: {"size": p.stat().st_size, "sha256": _sha256(p, True), "ends": _sha256(p, False)}
+             for p in _files(folder)}
+    (folder / DIGEST_FILE).write_text(json.dumps({"files": files}, indent=1, sort_keys=True), encoding="utf-8")
+
+
+def _damage(folder: Path) -> str | None:
+    """What is wrong with a cache folder, or None when every file is as recorded."""
+    try:
+        recorded = json.loads((folder / DIGEST_FILE).read_text(encoding="utf-8"))["files"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return f"no readable {DIGEST_FILE}"
+    present = {p.name: p for p in _files(folder)}
+    if set(present) != set(recorded):
+        return f"files {sorted(set(recorded) ^ set(present))[0]!r} missing or unexpected"
+    mode = os.environ.get(VERIFY_VARIABLE, "").lower()
+    full = mode == "full" or (mode != "quick" and sum(p.stat().st_size for p in present.values()) <= FULL_UP_TO)
+    for name, path in present.items():
+        expected = recorded[name]
+        if path.stat().st_size != expected.get("size"):
+            return f"{name} has {path.stat().st_size} bytes, {expected.get('size')} were written"
+        if _sha256(path, full) != expected.get("sha256" if full else "ends"):
+            return f"{name} differs from what was written"
+    return None

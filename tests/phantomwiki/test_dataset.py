@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import datasets
@@ -130,3 +131,31 @@ def test_a_cache_dir_that_cannot_hold_a_cache_is_one_line(tmp_path, where, says)
         with pytest.raises(CacheDirError, match=says) as error:
             load("n5_s1", cache_dir=str(tmp_path / where))
         assert "\n" not in str(error.value)
+
+
+def _flip_a_letter(folder):
+    arrow = next(folder.glob("*.arrow"))
+    data = bytearray(arrow.read_bytes())
+    at = data.find(b"The ")  # inside an article's text
+    data[at + 1] ^= 0x20  # "The" -> "tHe": one letter
+    arrow.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize("damage, says", [
+    (_flip_a_letter, "phantom_wiki-test.arrow differs from what was written"),
+    (lambda folder: next(folder.glob("*.arrow")).write_bytes(next(folder.glob("*.arrow")).read_bytes()[:1000]), "bytes"),
+    (lambda folder: next(folder.glob("*.arrow")).write_bytes(b""), "has 0 bytes"),
+    (lambda folder: next(folder.glob("*.arrow")).unlink(), "missing or unexpected"),
+    (lambda folder: (folder / "dataset_info.json").write_text("garbage{"), "dataset_info.json has 8 bytes"),
+    (lambda folder: (folder / "leakproof_digest.json").unlink(), "no readable leakproof_digest.json"),
+])
+def test_a_damaged_cache_is_said_in_one_line_and_generated_again(tmp_path, damage, says):
+    expected = phantom_wiki.load_dataset("n20_s1_corpus", split="test", cache_dir=str(tmp_path)).to_list()
+    folder = next(tmp_path.rglob("leakproof_digest.json")).parent
+    damage(folder)
+    with pytest.warns(UserWarning, match=f"the cached n20_s1_corpus in .* is damaged \\(.*{says}.*\\); generating it again"):
+        again = phantom_wiki.load_dataset("n20_s1_corpus", split="test", cache_dir=str(tmp_path)).to_list()
+    assert again == expected
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # and the copy made again is clean
+        assert phantom_wiki.load_dataset("n20_s1_corpus", split="test", cache_dir=str(tmp_path)).to_list() == expected

@@ -29,6 +29,7 @@ from builders.neoqa.release import (
     LICENSE_NOTICE,
     RAW_KINDS,
     SPLITS,
+    check_complete,
     fingerprint,
     read_rows,
     release_filename,
@@ -72,6 +73,7 @@ class PreparedSplit:
                  include_documents: bool = True) -> None:
         """Read the split's release files and build its rows (instances by article id)."""
         check_config(name, split)
+        check_complete(root, split, key)
         self.name, self.split, self.include_documents = name, split, include_documents
         if name in RAW_KINDS:
             self.rows = read_rows(root, split, name, key)

@@ -126,16 +126,18 @@ def resolve_source(data_dir: str | Path | None, repo_id: str | None, filenames: 
 
 
 def fingerprint(code_files: Iterable[str | Path], data_dir: str | Path | None) -> str:
-    """Hash the loader's code and the release files' names, sizes and mtimes, so a stale cache is never reused."""
+    """Hash the loader's code and the release files' names and contents, so a stale cache is never reused."""
     digest = hashlib.sha256()
     for path in sorted(Path(p) for p in code_files):
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
     root = Path(data_dir).expanduser() if data_dir is not None else None
     if root is not None and root.is_dir():
-        for path in sorted(root.rglob("*.jsonl")):
-            stat = path.stat()
-            digest.update(f"{path.relative_to(root)}:{stat.st_size}:{stat.st_mtime_ns}".encode())
+        for path in sorted(root.rglob("*.jsonl")):  # contents, not sizes and times: an edit in place is seen
+            digest.update(f"{path.relative_to(root)}:".encode())
+            with open(path, "rb") as handle:
+                while chunk := handle.read(1 << 20):
+                    digest.update(chunk)
     return digest.hexdigest()[:16]
 
 
@@ -367,3 +369,53 @@ def read_rows(root: str | Path, split: str, kind: str, key: int | str | None) ->
 def canonical_json(value: Any) -> str:
     """Serialise a value deterministically (sorted keys), for ids derived from content."""
     return json.dumps(value, sort_keys=True, ensure_ascii=True, separators=(",", ":"))
+
+
+def _present(root: str | Path, split: str, kind: str, key: int | str | None) -> list[dict[str, Any]] | None:
+    try:
+        return read_rows(root, split, kind, key)
+    except ReleaseFileNotFoundError:
+        return None
+
+
+def check_complete(root: str | Path, split: str, key: int | str | None) -> None:
+    """Refuse a split whose files do not hold each other whole: a file cut at a line boundary still parses.
+
+    Of the files present: every article must belong to an event of the split's timelines, and every event must
+    have as many articles as the other events of its timeline (12 in the official release, section 3 of the
+    paper); every timeline must have questions, and every parent question a false-premise or
+    uncertain-specificity question names must be there. A shortfall is one line naming the file. (A cut that
+    removes only the last questions of a timeline, parents with their variants, leaves no trace to check.)
+    """
+    timelines = _present(root, split, "timelines", key)
+    news = _present(root, split, "news", key)
+    questions = _present(root, split, "questions", key)
+    if timelines is not None and news is not None:
+        _check_news(timelines, news, split)
+    if questions is not None:
+        questions_file = release_filename(split, "questions")
+        ids = {row["question_id"] for row in questions}
+        orphans = sorted(row["question_id"] for row in questions if row.get("parent_question_id") not in (None, *ids))
+        missing = sorted({row["timeline_id"] for row in timelines or ()} - {row["timeline_id"] for row in questions})
+        if missing or orphans:
+            what = f"no question about timeline {missing[0]}" if missing else f"question {orphans[0]} without its parent"
+            raise ReleaseFormatError(f"{questions_file} has {what}: the file is cut short or damaged; download the "
+                                     "release again")
+
+
+def _check_news(timelines: list[dict[str, Any]], news: list[dict[str, Any]], split: str) -> None:
+    news_file = release_filename(split, "news")
+    events = {event["event_id"]: row["timeline_id"] for row in timelines for event in row["events"]}
+    per_event = dict.fromkeys(events, 0)
+    for row in news:
+        if events.get(row["event_id"]) != row["timeline_id"]:
+            raise ReleaseFormatError(f"{news_file}: article {row['article_id']} belongs to event {row['event_id']}, which "
+                                     f"{release_filename(split, 'timelines')} does not hold; download the release again")
+        per_event[row["event_id"]] += 1
+    for timeline in sorted(set(events.values())):
+        counts = {event: count for event, count in per_event.items() if events[event] == timeline}
+        expected = max(counts.values())
+        short = sorted(event for event, count in counts.items() if count < expected)
+        if short:
+            raise ReleaseFormatError(f"{news_file} holds {counts[short[0]]} articles of event {short[0]} but {expected} "
+                                     "of the others: the file is cut short or damaged; download the release again")

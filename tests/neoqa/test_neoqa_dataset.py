@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 from typing import Any
@@ -118,14 +119,41 @@ def test_seed_is_a_builder_knob(encrypted_release: Path, tmp_path: Path) -> None
     assert options(7) == options(7)
 
 
-def test_cache_is_never_stale(plain_release: Path, tmp_path: Path) -> None:
+def test_cache_is_never_stale_even_for_an_edit_with_the_same_size_and_time(plain_release: Path, tmp_path: Path) -> None:
     release = tmp_path / "release"
     shutil.copytree(plain_release, release)
     cache = str(tmp_path / "cache")
-    assert len(neoqa.load_dataset("news", "dev", str(release), cache_dir=cache)) == 12
-    lines = (release / "dev.news.jsonl").read_text().splitlines(keepends=True)
-    (release / "dev.news.jsonl").write_text("".join(lines[:5]))
-    assert len(neoqa.load_dataset("news", "dev", str(release), cache_dir=cache)) == 5
+    first = neoqa.load_dataset("news", "dev", str(release), cache_dir=cache)
+    assert len(first) == 12
+    path = release / "dev.news.jsonl"
+    headline = first[0]["headline"]
+    edited = headline[:-1] + ("X" if headline[-1] != "X" else "Y")
+    stat = path.stat()
+    text = path.read_text()  # headlines carry entity markup in the file; their plain endings are the same
+    assert text.count(headline[-5:] + '"') >= 1
+    path.write_text(text.replace(headline[-5:] + '"', edited[-5:] + '"', 1))
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert path.stat().st_size == stat.st_size and path.stat().st_mtime_ns == stat.st_mtime_ns
+    assert neoqa.load_dataset("news", "dev", str(release), cache_dir=cache)[0]["headline"] == edited
+
+
+@pytest.mark.parametrize("kind, kept, says", [
+    ("news", slice(0, 5), "dev.news.jsonl holds 1 articles of event .* but 4 of the others: the file is cut short"),
+    ("news", slice(0, 4), "dev.news.jsonl holds 0 articles of event .* but 4 of the others"),  # cut at an event's end
+    ("timelines", slice(0, 0), "dev.timelines.jsonl is empty"),  # the fixture's dev split has one timeline
+    ("questions", slice(0, 0), "dev.questions.jsonl is empty"),
+    ("questions", slice(1, None), "dev.questions.jsonl has question .* without its parent"),
+])
+def test_a_release_file_cut_at_a_line_boundary_is_refused_in_one_line(plain_release: Path, tmp_path: Path, kind: str,
+                                                                       kept: slice, says: str) -> None:
+    release = tmp_path / "release"
+    shutil.copytree(plain_release, release)
+    path = release / f"dev.{kind}.jsonl"
+    path.write_text("".join(path.read_text().splitlines(keepends=True)[kept]))
+    for config in ("news", "neoqa"):
+        with pytest.raises(ReleaseFormatError, match=says) as caught:
+            neoqa.load_dataset(config, "dev", str(release), cache_dir=str(tmp_path / "cache"))
+        _one_line(caught.value)
 
 
 # --------------------------------------------------------------------------- user errors, one line each

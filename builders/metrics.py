@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 ANSWERABLE_LABEL: str = "answerable-sufficient"
@@ -60,14 +60,10 @@ def is_correct(predicted: int | None, gold: int) -> bool:
     return predicted is not None and predicted == gold
 
 
-def neoqa_scores(instances: Iterable[Mapping[str, Any]], predictions: Mapping[str, int | None]) -> dict[str, Any]:
-    """Score predictions (``instance_id`` -> option index or None) on NeoQA instances.
-
-    Returns ``adt_score``, ``accuracy_answerable``, ``accuracy_deflection``, ``accuracy``
-    (all instances), ``count`` and ``per_category`` (accuracy per Table 4 column present).
-    When the instances hold no answerable (or no must-deflect) instance, that accuracy and
-    the ADTScore are NaN: undefined, not zero.
-    """
+def _tally_choices(instances: Iterable[Mapping[str, Any]], predictions: Mapping[str, int | None],
+                   answerable_if: Callable[[Mapping[str, Any]], bool], category: Callable[[Mapping[str, Any]], str],
+                   ) -> tuple[list[bool], list[bool], dict[str, list[bool]]]:
+    """Whether each multiple-choice prediction is the gold option: (answerable side, must-deflect side, by category)."""
     answerable: list[bool] = []
     deflect: list[bool] = []
     by_category: dict[str, list[bool]] = {}
@@ -76,8 +72,22 @@ def neoqa_scores(instances: Iterable[Mapping[str, Any]], predictions: Mapping[st
         if identifier not in predictions:
             raise ValueError(f"no prediction for instance {identifier!r}; predict every instance (None if unparsed)")
         hit = is_correct(predictions[identifier], instance["gold_answer_idx"])
-        (answerable if instance["answerable"] == ANSWERABLE_LABEL else deflect).append(hit)
-        by_category.setdefault(neoqa_category(instance["category"], instance["answerable"]), []).append(hit)
+        (answerable if answerable_if(instance) else deflect).append(hit)
+        by_category.setdefault(category(instance), []).append(hit)
+    return answerable, deflect, by_category
+
+
+def neoqa_scores(instances: Iterable[Mapping[str, Any]], predictions: Mapping[str, int | None]) -> dict[str, Any]:
+    """Score predictions (``instance_id`` -> option index or None) on NeoQA instances.
+
+    Returns ``adt_score``, ``accuracy_answerable``, ``accuracy_deflection``, ``accuracy``
+    (all instances), ``count`` and ``per_category`` (accuracy per Table 4 column present).
+    When the instances hold no answerable (or no must-deflect) instance, that accuracy and
+    the ADTScore are NaN: undefined, not zero.
+    """
+    answerable, deflect, by_category = _tally_choices(
+        instances, predictions, lambda instance: instance["answerable"] == ANSWERABLE_LABEL,
+        lambda instance: neoqa_category(instance["category"], instance["answerable"]))
     acc_answerable = accuracy(answerable) if answerable else math.nan
     acc_deflect = accuracy(deflect) if deflect else math.nan
     return {
@@ -283,16 +293,8 @@ def choice_scores(instances: Iterable[Mapping[str, Any]], predictions: Mapping[s
     Returns ``accuracy_answerable``, ``accuracy_deflection``, ``adt_score``, ``accuracy``, ``count`` and
     ``per_category`` (accuracy per category, as in `instance_scores`).
     """
-    answerable: list[bool] = []
-    deflect: list[bool] = []
-    by_category: dict[str, list[bool]] = {}
-    for instance in instances:
-        identifier = instance["instance_id"]
-        if identifier not in predictions:
-            raise ValueError(f"no prediction for instance {identifier!r}; predict every instance (None if unparsed)")
-        hit = is_correct(predictions[identifier], instance["gold_answer_idx"])
-        (answerable if instance["answerable"] == "sufficient" else deflect).append(hit)
-        by_category.setdefault(category_of(instance), []).append(hit)
+    answerable, deflect, by_category = _tally_choices(
+        instances, predictions, lambda instance: instance["answerable"] == "sufficient", category_of)
     acc_answerable = accuracy(answerable) if answerable else math.nan
     acc_deflect = accuracy(deflect) if deflect else math.nan
     return {

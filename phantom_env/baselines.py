@@ -89,7 +89,7 @@ class RandomWalkModel:
         if tools:
             observed = [str(m.get("content") or "") for m in messages if m.get("role") == "tool"]
             last = observed[-1] if observed else ""
-        else:
-            last = str(messages[-1].get("content") or "").split(_EXAMPLES_END)[-1].rsplit("Observation ", 1)[-1]
-            last = last if "Observation" in str(messages[-1].get("content") or "").split(_EXAMPLES_END)[-1] else ""
+        else:  # the scratchpad after the examples: its last observation, if any
+            _, found, last = str(messages[-1].get("content") or "").split(_EXAMPLES_END)[-1].rpartition("\nObservation ")
+            last = last if found else ""
         return _NAME.findall(last)

@@ -91,7 +91,8 @@ class Evidence:
         bank = relation_bank(self.settings.easy_mode)
         self.variant_maker = VariantMaker(self.kinship, self.settings.seed, bank)
         self.option_maker = OptionMaker(self.kinship, self.settings.seed, bank)
-        self._family: dict[str, set[int]] = {}  # question id -> its required set, for the questions that have one
+        self._walks: dict[str, tuple[set[int], list[str]]] = {}  # question id -> (required set, answers by the rule)
+        self._family: set[str] = set()  # ids of the questions with a checked sufficient set
         self._index: Bm25Index | None = None
         self._scores, self._scores_key = None, None
 
@@ -124,9 +125,17 @@ class Evidence:
             return reading.counts(question.query) == truth
         return reading.answers(question.query, question.answer_variable) == question.answer
 
+    def _walk(self, question: Question) -> tuple[set[int], list[str]]:
+        """(required set, answers by the rule) of a question, walked once (see required.py)."""
+        found = self._walks.get(question.id)
+        if found is None:
+            found = self._walks[question.id] = self.required_sets.walk(question.query)
+        return found
+
     def required(self, question: Question) -> list[str]:
-        """The question's required set as sorted titles (see required.py)."""
-        return self.required_sets.titles(question.query)
+        """The question's required set as sorted titles."""
+        names = self.kinship.universe.names
+        return sorted(names[person] for person in self._walk(question)[0])
 
     def sufficient_set(self, question: Question) -> list[str] | None:
         """The required set, checked (None above max_evidence).
@@ -135,12 +144,11 @@ class Evidence:
         solver's answer; the text reader, by the rule, proves exactly the gold answer from the required
         articles and nothing without any one of them; the lenient reader derives the gold answer too.
         """
-        people, answers = self.required_sets.walk(question.query)
-        names = self.kinship.universe.names
-        required = sorted(names[person] for person in people)
+        answers = self._walk(question)[1]
+        required = self.required(question)
         if len(required) > self.settings.max_evidence:
             return None
-        self._family[question.id] = people
+        self._family.add(question.id)
         holders = self.required_sets.holders(question.query)
         shown = Shown.of((self.compiled(t) for t in required), self.names)
         problem = None
@@ -161,7 +169,7 @@ class Evidence:
 
     def variants(self, question: Question) -> list[Variant]:
         """The unanswerable variants of a question with a sufficient set (call sufficient_set first)."""
-        family = self._family[question.id]
+        family = self._walk(question)[0]
         return self.variant_maker.variants(question.id, question.question, question.query, family, self.settings.unanswerable)
 
     def has_family(self, question: Question) -> bool:
@@ -330,7 +338,8 @@ def build_rag(generated: Generated, settings: Settings | None = None, evidence: 
     made: dict[tuple[str, str], int] = {}
     for (question, variant), found in zip(cases, hits):
         titles = [evidence.titles[i] for i in found]
-        sufficient = variant is None and set(evidence.required(question)) <= set(titles)
+        required = evidence.required(question)
+        sufficient = variant is None and set(required) <= set(titles)
         instance_id = f"{question.id}/rag-{k}"
         if variant:
             made[question.id, variant.kind] = made.get((question.id, variant.kind), 0) + 1
@@ -341,7 +350,7 @@ def build_rag(generated: Generated, settings: Settings | None = None, evidence: 
             "answer": list(question.answer) if sufficient else [DEFLECTION],
             "answerable": "unanswerable" if variant else "sufficient" if sufficient else "insufficient",
             "documents": [evidence.document(t) for t in titles],
-            "citations": citations(titles, evidence.required(question)) if sufficient else [],
+            "citations": citations(titles, required) if sufficient else [],
             "retrieved_titles": titles,
             "retrieved_sufficient": sufficient,
         })

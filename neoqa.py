@@ -182,7 +182,7 @@ def publish(data_dir: str | Path, out: str | Path | None = None, *, repo_id: str
 
 def publish_main(argv: list[str]) -> int:
     """CLI: `python -m neoqa publish --data-dir DIR [--out DIR] [--repo-id ORG/NAME ...]`."""
-    from builders.publishing.neoqa import refuse
+    from builders.publishing.errors import refuse
 
     parser = argparse.ArgumentParser(prog="python -m neoqa publish", description=publish.__doc__)
     parser.add_argument("configurations", nargs="*", help=argparse.SUPPRESS)  # refused: rebuilt rows

@@ -97,9 +97,33 @@ class PhantomWiki(datasets.GeneratorBasedBuilder):
         return [datasets.SplitGenerator(name=datasets.Split.TEST)]
 
     def _generate_examples(self) -> Any:
-        with_questions, with_articles = engine.needs(self.config.subset)
-        generated = engine.generate(self.config.settings, with_questions=with_questions, with_articles=with_articles)
-        yield from enumerate(engine.ROWS[self.config.subset](generated))
+        subset = self.config.subset
+        yield from enumerate(engine.ROWS[subset](_universe(self.config.settings, subset, self.config.name)))
+
+
+_LATEST: dict[Settings, engine.Generated] = {}
+"""The universe generated last, kept so that loading several of its subsets one after another builds it once."""
+
+
+def _universe(settings: Settings, subset: str, title: str) -> engine.Generated:
+    """The universe `settings` make, with the stages `subset` needs, behind a progress bar of those stages."""
+    from builders.cli.progress import StageBar
+
+    with_questions, with_articles, stages = engine.stages_of([subset])
+    generated = _LATEST.get(settings)
+    if generated is None:
+        _LATEST.clear()  # never two universes in memory at once
+    todo = [stage for stage in stages if generated is None or stage not in generated.timings]
+    with StageBar(title, todo) as bar:
+        if generated is None:
+            generated = _LATEST[settings] = engine.generate(settings, with_questions, with_articles, progress=bar)
+        else:
+            generated.progress = bar
+            engine.complete(generated, with_questions, with_articles)
+        if "evidence" in stages:
+            engine.shared_evidence(generated)
+        generated.progress = None
+    return generated
 
 
 def load_dataset(
@@ -155,10 +179,27 @@ def load_published(
     return loaded
 
 
+def _agent(arguments: list[str]) -> int:
+    """`python -m phantom_wiki agent ...`: the agent environment's command line (phantom_env)."""
+    from phantom_env.cli import main as agent
+
+    return agent(arguments)
+
+
+def _tasks_path(arguments: list[str]) -> int:
+    """`python -m phantom_wiki tasks-path`: where the lm-evaluation-harness tasks are, for --include_path."""
+    from leakproof_eval import tasks_path
+
+    if arguments:
+        sys.exit(f"phantom_wiki: tasks-path takes no arguments, got {' '.join(arguments)}")
+    print(tasks_path())
+    return 0
+
+
 if __name__ == "__main__":
-    from builders.phantomwiki.cli import main
+    from builders.cli.phantomwiki import main
 
     try:
-        sys.exit(main(sys.argv[1:]))
+        sys.exit(main(sys.argv[1:], faces={"agent": _agent, "tasks-path": _tasks_path}))
     except ConfigError as error:
         sys.exit(f"phantom_wiki: {error}")

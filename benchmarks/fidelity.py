@@ -24,7 +24,7 @@ import re
 from pathlib import Path
 
 from builders.phantomwiki.config import settings_from
-from builders.phantomwiki.fidelity import ANSWER_FIGURES, UNIVERSE_FIGURES, answer_figures, universe_figures, within
+from builders.analysis.fidelity import ANSWER_FIGURES, UNIVERSE_FIGURES, answer_figures, universe_figures, within
 from builders.phantomwiki.generate import generate_universe
 from builders.phantomwiki.kinship import Kinship
 from builders.phantomwiki.prolog import read_universe

@@ -54,7 +54,7 @@ def measure(config: str) -> list[tuple[str, float, float]]:
 def _evidence_stages(generated, stages: list) -> list:
     """Time the article reading and BM25 index the instances share; return [seconds, count] of BM25 queries, kept current."""
     start = time.perf_counter()
-    evidence = generated.evidence_index()
+    evidence = engine.shared_evidence(generated)
     stages.append(("read articles (instances, rag)", time.perf_counter() - start, _peak_mb()))
     start = time.perf_counter()
     index = evidence.index
@@ -74,6 +74,8 @@ def _evidence_stages(generated, stages: list) -> list:
 
 
 def main() -> None:
+    from builders.phantomwiki.config import format_name
+
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", type=int, nargs="+", default=DEFAULT_SIZES)
     parser.add_argument("--depth", type=int, default=20)
@@ -86,7 +88,7 @@ def main() -> None:
     print("| n | stage | seconds | peak RSS (MB) |")
     print("|---:|---|---:|---:|")
     for size in args.sizes:
-        config = f"n{size}_d{args.depth}_s{args.seed}"
+        config = format_name(size, args.depth, args.seed)
         start = time.perf_counter()
         done = subprocess.run([sys.executable, __file__, "--one", config], capture_output=True, text=True)
         wall = time.perf_counter() - start

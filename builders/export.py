@@ -6,9 +6,10 @@ import json
 from collections.abc import Iterable, Iterator
 from itertools import islice
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pyarrow as pa
-import pyarrow.parquet as pq
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 FORMATS = ("parquet", "jsonl")
 ROWS_PER_GROUP = 10_000
@@ -31,6 +32,9 @@ def write_rows(rows: Iterable[dict], path: Path, file_format: str, schema: pa.Sc
                 out.write(json.dumps(row, ensure_ascii=False) + "\n")
                 count += 1
         return count
+    import pyarrow as pa  # here, so the command line's --help never loads Arrow
+    import pyarrow.parquet as pq
+
     with pq.ParquetWriter(path, schema) as writer:
         for batch in _batches(rows, ROWS_PER_GROUP):
             writer.write_table(pa.Table.from_pylist(batch, schema=schema))

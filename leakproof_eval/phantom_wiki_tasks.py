@@ -22,7 +22,7 @@ from typing import Any
 from builders import metrics
 from builders.metrics import read_response
 from builders.evidence import render
-from builders.phantomwiki.config import ConfigError, Settings, parse_name, settings_from
+from builders.phantomwiki.config import ConfigError, Settings, format_name, parse_name, settings_from, universe_name
 
 from . import TaskSetupError
 from .ordering import interleaved, seeded_order
@@ -51,9 +51,8 @@ class Universe:
 
     @property
     def name(self) -> str:
-        """The configuration name without a subset, e.g. `n500_d20_s1`."""
-        s = self.settings
-        return f"n{s.size}_d{s.depth}_s{s.seed}"
+        """The canonical configuration name without a subset, e.g. `n500_s1` or `n500_d10_s7`."""
+        return universe_name(self.settings)
 
     def key(self, subset: str) -> str:
         """A key naming this universe's texts for one subset, readable and unique per settings."""
@@ -95,7 +94,7 @@ def universe_from(metadata: Mapping[str, Any]) -> Universe:
             parts[part] = value
     knobs = {key: ours[key] for key in Settings.knobs() if key in ours}
     try:
-        settings, _ = settings_from(f"n{parts['size']}_d{parts['depth']}_s{parts['seed']}", **knobs)
+        settings, _ = settings_from(format_name(parts["size"], parts["depth"], parts["seed"]), **knobs)
     except ConfigError as error:
         raise TaskSetupError(f"{PREFIX}{error}") from None
     cache_dir = ours.get("cache_dir")

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from builders.metrics import DEFLECTION, answer_scores, is_deflection, read_response
-from builders.phantomwiki.config import ConfigError, settings_from
+from builders.phantomwiki.config import ConfigError, format_name, settings_from
 from builders.phantomwiki.generate import Generated, generate
 from builders.phantomwiki.kinship import Kinship
 from builders.phantomwiki.questions import difficulty, fill_template, render
@@ -48,7 +48,7 @@ class Level:
 
     def config(self, universe_seed: int) -> str:
         """The universe's configuration name at this level."""
-        return f"n{self.size}_d{self.depth}_s{universe_seed}"
+        return format_name(self.size, self.depth, universe_seed)
 
 
 @lru_cache(maxsize=1)

@@ -13,7 +13,7 @@ import os
 import re
 from pathlib import Path
 
-from .config import ConfigError, Settings
+from .config import ConfigError, Settings, universe_name
 from .templates import generate_templates
 
 BASE_BYTES = 300_000_000  # the interpreter, datasets, pyarrow and the vocabularies
@@ -64,7 +64,7 @@ def check(settings: Settings) -> None:
     needed = estimate(settings)
     if limit is not None and needed > limit:
         raise ConfigError(
-            f"n{settings.size}_d{settings.depth}_s{settings.seed} with questions_per_template="
+            f"{universe_name(settings)} with questions_per_template="
             f"{settings.questions_per_template} needs about {needed / 1e9:,.1f} GB by our measures "
             f"({BYTES_PER_PERSON / 1000:.1f} kB a person, {BYTES_PER_QUESTION / 1000:.0f} kB a question), more than the "
             f"{limit / 1e9:,.1f} GB this machine has; choose fewer people or questions, or set "

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, fields
+from typing import Any
 
 from ..evidence import DOCUMENT_FORMATS
 from ..retrieval import ENGINES
@@ -25,6 +27,28 @@ RETRIEVERS = ENGINES
 
 class ConfigError(ValueError):
     """A configuration name or setting that cannot be used; the message is one line."""
+
+
+RANGES: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "size": (lambda v: v >= 1, "at least 1"),
+    "seed": (lambda v: v >= 0, "at least 0"),
+    "depth": (lambda v: 4 <= v <= 40, "between 4 and 40 (the grammar needs 4; 20 is the paper's)"),
+    "friendship_degree": (lambda v: 0 <= v <= 100, "between 0 and 100"),
+    "max_tree_size": (lambda v: v >= 1, "at least 1"),
+    "max_tree_depth": (lambda v: 1 <= v <= 40,
+                       "between 1 and 40 (a tree spans at most max_tree_depth + 1 generations, as in v1)"),
+    "max_children": (lambda v: v >= 1, "at least 1"),
+    "questions_per_template": (lambda v: v >= 0, "at least 0"),
+    "instance_layout": (lambda v: v in LAYOUTS, f"one of {', '.join(LAYOUTS)}"),
+    "instance_documents": (lambda v: v >= 0, "at least 0"),
+    "max_evidence": (lambda v: v >= 1, "at least 1"),
+    "unanswerable": (lambda v: 0 <= v <= 10, "between 0 and 10 variants of each kind per question"),
+    "distractors": (lambda v: v in DISTRACTORS, f"one of {', '.join(DISTRACTORS)}"),
+    "document_format": (lambda v: v in FORMATS, f"one of {', '.join(FORMATS)}"),
+    "retrieval_k": (lambda v: v >= 1, "at least 1"),
+    "retriever": (lambda v: v in RETRIEVERS, f"one of {', '.join(RETRIEVERS)}"),
+}
+"""Each setting with a range: the check, and the words the error (and `python -m phantom_wiki list`) use."""
 
 
 @dataclass(frozen=True)
@@ -53,26 +77,8 @@ class Settings:
 
     def validate(self) -> Settings:
         """Raise ConfigError naming the first value out of range."""
-        checks = [
-            ("size", self.size >= 1, "at least 1"),
-            ("seed", self.seed >= 0, "at least 0"),
-            ("depth", 4 <= self.depth <= 40, "between 4 and 40 (the grammar needs 4; 20 is the paper's)"),
-            ("friendship_degree", 0 <= self.friendship_degree <= 100, "between 0 and 100"),
-            ("max_tree_size", self.max_tree_size >= 1, "at least 1"),
-            ("max_tree_depth", 1 <= self.max_tree_depth <= 40, "between 1 and 40 (a tree spans at most max_tree_depth + 1 generations, as in v1)"),
-            ("max_children", self.max_children >= 1, "at least 1"),
-            ("questions_per_template", self.questions_per_template >= 0, "at least 0"),
-            ("instance_layout", self.instance_layout in LAYOUTS, f"one of {', '.join(LAYOUTS)}"),
-            ("instance_documents", self.instance_documents >= 0, "at least 0"),
-            ("max_evidence", self.max_evidence >= 1, "at least 1"),
-            ("unanswerable", 0 <= self.unanswerable <= 10, "between 0 and 10 variants of each kind per question"),
-            ("distractors", self.distractors in DISTRACTORS, f"one of {', '.join(DISTRACTORS)}"),
-            ("document_format", self.document_format in FORMATS, f"one of {', '.join(FORMATS)}"),
-            ("retrieval_k", self.retrieval_k >= 1, "at least 1"),
-            ("retriever", self.retriever in RETRIEVERS, f"one of {', '.join(RETRIEVERS)}"),
-        ]
-        for name, ok, expected in checks:
-            if not ok:
+        for name, (ok, expected) in RANGES.items():
+            if not ok(getattr(self, name)):
                 raise ConfigError(f"{name}={getattr(self, name)!r} is out of range: expected {expected}")
         return self
 
@@ -94,6 +100,18 @@ def parse_name(name: str) -> tuple[int, int, int, str]:
         )
     depth = int(match.group("depth")) if match.group("depth") else Settings.depth
     return int(match.group("size")), depth, int(match.group("seed")), subset or DEFAULT_SUBSET
+
+
+def format_name(size: int, depth: int, seed: int, subset: str | None = None) -> str:
+    """The canonical configuration name (the inverse of parse_name): the depth and the default subset left out
+    when they are the defaults, e.g. format_name(5000, 20, 1) == "n5000_s1"."""
+    name = f"n{size}" + (f"_d{depth}" if depth != Settings.depth else "") + f"_s{seed}"
+    return name if subset in (None, DEFAULT_SUBSET) else f"{name}_{subset}"
+
+
+def universe_name(settings: Settings) -> str:
+    """The canonical name of the universe `settings` make (no subset)."""
+    return format_name(settings.size, settings.depth, settings.seed)
 
 
 def settings_from(name: str, **knobs: object) -> tuple[Settings, str]:

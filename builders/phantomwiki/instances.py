@@ -32,7 +32,6 @@ paper's), in rank order; sufficient exactly when they hold the question's whole 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING
 
 from ..evidence import arrange, citations, distractor_counts, document_order, render
 from ..metrics import DEFLECTION
@@ -47,10 +46,8 @@ from .reading import GENDER_OF_OBJECT, CompiledArticle, Names, Reading, compile_
 from .required import RequiredSets, Shown, closed_world_statement, proven, starts_from_attribute
 from .relations import relation_bank
 from .solver import Solver, parse_literal
+from .stages import Generated
 from .variants import Variant, VariantMaker
-
-if TYPE_CHECKING:
-    from .generate import Generated
 
 
 def _count_map(solver: Solver, kinship: Kinship, query: list[str]) -> dict[str, int]:

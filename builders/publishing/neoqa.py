@@ -22,7 +22,7 @@ from encryption.neoqa_codec import RELEASE_KEY, ReleaseFormatError, decode_line,
 from ..neoqa import CONFIG_NAMES, RAW_KINDS, SPLITS
 from ..neoqa.release import locate_release_file, read_rows, release_filename
 from .card import CARD, render, size_category
-from .errors import LicenseError, PublishError
+from .errors import PublishError, refuse
 from .hub import open_repo
 from .manifest import MANIFEST, Entry, Manifest, file_digest
 
@@ -30,16 +30,6 @@ DATASET = "neoqa"
 FOLDER = "data"
 RELEASE_FILES = tuple(release_filename(split, kind) for split in SPLITS for kind in RAW_KINDS)
 CODEC = f"NeoQA release codec: base64 of each JSON line XOR-ed with key % 256 (published key {RELEASE_KEY})"
-_REFUSAL = ("refused to publish {what}: {why}; NeoQA data is CC BY-ND 4.0, which allows sharing the release "
-            "verbatim but not adapted material: publish the official encrypted release files as they are "
-            "(python -m neoqa publish --data-dir DIR --repo-id ORG/NAME)")
-
-
-def refuse(what: str, why: str) -> LicenseError:
-    """The one-line refusal, citing CC BY-ND, for an attempt to publish `what`."""
-    return LicenseError(_REFUSAL.format(what=what, why=why))
-
-
 def _first_line(path: Path) -> str:
     with path.open("rb") as handle:
         for raw in handle:

@@ -25,15 +25,14 @@ from .. import __version__
 from ..digest import PHANTOMWIKI_CODE, code_digest
 from ..neoqa import CONFIG_NAMES as NEOQA_CONFIG_NAMES
 from ..phantomwiki import generate as engine
-from ..phantomwiki.config import DEFAULT_SUBSET, SUBSETS, ConfigError, Settings, parse_name, settings_from
+from ..phantomwiki.config import SUBSETS, ConfigError, Settings, format_name, parse_name, settings_from
 from ..phantomwiki.features import FEATURES
 from .card import CARD, hub_configs, render, size_category
-from .errors import PublishError
+from .errors import PublishError, refuse
 from .staging import remove_orphans, restore
 from .staging import staging as staging_folder
 from .hub import open_repo
 from .manifest import ENCRYPTION, MANIFEST, Entry, Manifest
-from .neoqa import refuse
 from .shards import MAX_SHARD_BYTES, PLAIN_SUFFIX, SEALED_SUFFIX, shard_schema, write_shards
 
 DATASET = "phantom_wiki"
@@ -56,20 +55,9 @@ class Release:
         return [entry.path for entry in self.manifest.files] + [CARD, MANIFEST]
 
 
-def universe_name(size: int, depth: int, seed: int) -> str:
-    """The canonical universe name: the depth is left out when it is the default."""
-    return f"n{size}" + (f"_d{depth}" if depth != Settings.depth else "") + f"_s{seed}"
-
-
-def _config_name(universe: str, subset: str) -> str:
-    """The Hub configuration of one subset of a universe: the bare name holds the questions."""
-    return universe if subset == DEFAULT_SUBSET else f"{universe}_{subset}"
-
-
 def hub_config_name(name: str) -> str:
     """The Hub configuration holding `name` (any spelling the grammar allows): n5000_d20_s1_questions -> n5000_s1."""
-    size, depth, seed, subset = parse_name(name)
-    return _config_name(universe_name(size, depth, seed), subset)
+    return format_name(*parse_name(name))
 
 
 def _universes(configurations: Sequence[str], knobs: dict[str, object]) -> list[tuple[str, Settings]]:
@@ -88,7 +76,7 @@ def _universes(configurations: Sequence[str], knobs: dict[str, object]) -> list[
                 f"publish works on whole universes: give {name.removesuffix('_' + subset)!r} and choose subsets "
                 f"with --subsets (subsets=[...])"
             )
-        canonical = universe_name(size, depth, seed)
+        canonical = format_name(size, depth, seed)
         if canonical in universes:
             raise ConfigError(f"configuration {canonical!r} is given twice")
         universes[canonical] = settings_from(name, **knobs)[0]
@@ -111,7 +99,7 @@ def _writing_order(subsets: list[str]) -> list[str]:
 
 def _config_names(universes: list[tuple[str, Settings]], subsets: list[str]) -> list[str]:
     """The Hub configurations a release of these universes and subsets holds."""
-    return [_config_name(universe, subset) for universe, _ in universes for subset in subsets]
+    return [format_name(s.size, s.depth, s.seed, subset) for _, s in universes for subset in subsets]
 
 
 def _refuse_dropping(held: Iterable[str], kept: Sequence[str], where: str) -> None:
@@ -215,8 +203,9 @@ def write_release(configurations: Sequence[str], out: str | Path, *, subsets: It
                                         progress=progress)
             for subset in _writing_order(chosen):
                 if subset == "database":  # last: the articles, questions and index are freed before its one big row
-                    generated.articles, generated.questions, generated.evidence = [], [], None
-                config = _config_name(universe, subset)
+                    generated.articles, generated.questions = [], []
+                    generated.derived.clear()
+                config = format_name(settings.size, settings.depth, settings.seed, subset)
                 if progress:
                     progress(f"writing {config}")
                 features = FEATURES[subset]

@@ -79,7 +79,7 @@ def test_seed_size_and_settings_in_the_metadata_reach_the_universe(universes):
     shown = docs_and_prompts("phantom_wiki_instances", phantom_wiki_config="n500_s1", phantom_wiki_size=60,
                             phantom_wiki_seed=3, phantom_wiki_questions_per_template=2, phantom_wiki_instance_documents=4,
                             phantom_wiki_document_format="html", phantom_wiki_cache_dir=universes)
-    assert {doc["universe"].split("#")[0] for doc, _ in shown} == {"n60_d20_s3_instances"}
+    assert {doc["universe"].split("#")[0] for doc, _ in shown} == {"n60_s3_instances"}
     assert len({doc["question_id"] for doc, _ in shown}) <= 2 * 50  # two questions per template
     sufficient = [doc for doc, _ in shown if doc["answerable"] == "sufficient"]
     sizes = [(len(doc["document_titles"]), len(doc["citations"])) for doc in sufficient]

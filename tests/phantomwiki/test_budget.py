@@ -17,7 +17,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize("name, knobs, says", [
-    ("n10000000000_s1", {}, "n10000000000_d20_s1 with questions_per_template=10 needs about 72,000.4 GB"),
+    ("n10000000000_s1", {}, "n10000000000_s1 with questions_per_template=10 needs about 72,000.4 GB"),
     ("n50_s1", {"questions_per_template": 10**7}, "questions_per_template=10000000 needs about 75,000.3 GB"),
 ])
 def test_a_configuration_beyond_the_machine_is_refused_before_any_work(name, knobs, says, tmp_path, monkeypatch):

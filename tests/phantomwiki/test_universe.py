@@ -8,7 +8,7 @@ import re
 
 from builders.phantomwiki.dates import add_years, ordinal
 from builders.phantomwiki.family import MIN_SIBLING_GAP_DAYS, SPOUSE_MAX_GAP_YEARS, at_least_years_apart, at_most_years_apart
-from builders.phantomwiki.fidelity import generations_per_tree
+from builders.analysis.fidelity import generations_per_tree
 from builders.phantomwiki.vocabulary import load_vocabulary
 from pw_universes import generated
 

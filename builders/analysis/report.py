@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .generate import Generated
+from ..phantomwiki.stages import Generated
 
 
 def summary(generated: Generated, written: dict[str, int], seconds: float) -> str:

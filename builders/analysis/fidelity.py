@@ -13,8 +13,8 @@ import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .dates import ordinal
-from .universe import Universe
+from ..phantomwiki.dates import ordinal
+from ..phantomwiki.universe import Universe
 
 DAYS_PER_YEAR = 365.2425
 

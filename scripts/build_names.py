@@ -11,7 +11,7 @@ import argparse
 import sys
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
+VOCAB = Path(__file__).resolve().parent.parent / "builders" / "phantomwiki" / "vocab"
 
 FEMALE, MALE, SURNAMES = "dist.female.first", "dist.male.first", "dist.all.last"
 OUTPUT = {FEMALE: "female_first_names.txt", MALE: "male_first_names.txt", SURNAMES: "surnames.txt"}
@@ -67,10 +67,10 @@ def _write(out: Path, names: list[str]) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Command-line entry point: build_names.py CENSUS_DIR [--out OUT_DIR]."""
+    """Command-line entry point: scripts/build_names.py CENSUS_DIR [--out OUT_DIR]."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("census_dir", type=Path, help="directory holding the census dist.* files")
-    parser.add_argument("--out", type=Path, default=HERE, help="output directory (default: this folder)")
+    parser.add_argument("--out", type=Path, default=VOCAB, help="output directory (default: builders/phantomwiki/vocab)")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     read = {}

@@ -6,9 +6,9 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from .kinship import Kinship
-from .prolog import read_universe
-from .solver import QueryError, Solver
+from ..phantomwiki.kinship import Kinship
+from ..phantomwiki.prolog import read_universe
+from ..phantomwiki.solver import QueryError, Solver
 
 
 @dataclass

@@ -24,8 +24,12 @@ import datasets
 
 import builders.neoqa as engine
 import cards
+from builders import metrics
+from builders.neoqa import parse_answer
 import encryption
 from dataset_loading import load_from_builder
+
+__all__ = ["NeoQA", "load_dataset", "metrics", "parse_answer", "publish"]
 
 _STR = datasets.Value("string")
 _INT = datasets.Value("int32")
@@ -108,7 +112,7 @@ class NeoQA(datasets.GeneratorBasedBuilder):
 
     BUILDER_CONFIG_CLASS = NeoQAConfig
     DEFAULT_WRITER_BATCH_SIZE = 100  # an instance can carry 100+ articles: keep write batches small
-    VERSION = datasets.Version("1.0.0")
+    VERSION = datasets.Version("1.1.0")  # 1.1.0: seeded orders from builders.rng (new orders)
     BUILDER_CONFIGS = [NeoQAConfig(name=name, version="1.0.0") for name in engine.CONFIG_NAMES]
 
     def __init__(self, *args: Any, repo_id: str | None = None, hash: str | None = None, **kwargs: Any) -> None:
@@ -184,7 +188,11 @@ def publish_main(argv: list[str]) -> int:
     """CLI: `python -m neoqa publish --data-dir DIR [--out DIR] [--repo-id ORG/NAME ...]`."""
     from builders.publishing.errors import refuse
 
-    parser = argparse.ArgumentParser(prog="python -m neoqa publish", description=publish.__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m neoqa publish",
+        description="Publish the official NeoQA release files verbatim (still encrypted) to a folder and/or a Hub "
+                    "dataset repo, with a card and manifest.json. NeoQA is CC BY-ND 4.0: decrypted files, "
+                    "re-encrypted files and rebuilt rows are refused.")
     parser.add_argument("configurations", nargs="*", help=argparse.SUPPRESS)  # refused: rebuilt rows
     parser.add_argument("--data-dir", required=True, help="directory with the encrypted release files")
     parser.add_argument("--out", help="write the Hub-ready folder here")
@@ -215,15 +223,22 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["publish"]:
         return publish_main(argv[1:])
-    parser = argparse.ArgumentParser(prog="python -m neoqa", description=main.__doc__)
-    parser.add_argument("name", choices=engine.CONFIG_NAMES)
+    parser = argparse.ArgumentParser(
+        prog="python -m neoqa", formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="NeoQA on current `datasets`: build one configuration from the official release and print its "
+                    "row counts per split (and per answerability).",
+        epilog="commands:\n"
+               "  python -m neoqa NAME ...      build one configuration and print its row counts (this help)\n"
+               "  python -m neoqa publish ...   publish the release files verbatim (python -m neoqa publish --help)")
+    parser.add_argument("name", choices=engine.CONFIG_NAMES, metavar="NAME",
+                        help=f"a configuration: {', '.join(engine.CONFIG_NAMES)}")
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--data-dir", help="directory with the release's {dev,test}.*.jsonl files")
     source.add_argument("--repo-id", help="Hub dataset repository holding the release files")
     parser.add_argument("--decryption-key", help=f"key of the encrypted files (the release's is {encryption.RELEASE_KEY})")
-    parser.add_argument("--split", choices=engine.SPLITS)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--cache-dir")
+    parser.add_argument("--split", choices=engine.SPLITS, help="one split (default: every split the configuration has)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the documents' and options' order (default 1)")
+    parser.add_argument("--cache-dir", help="the `datasets` cache folder (default: the usual one)")
     args = parser.parse_args(argv)
     try:
         loaded = load_dataset(args.name, split=args.split, data_dir=args.data_dir, repo_id=args.repo_id,

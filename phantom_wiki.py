@@ -3,6 +3,7 @@
     import phantom_wiki
     questions = phantom_wiki.load_dataset("n5000_s1", split="test")     # 5,000 people, seed 1, depth 20
     corpus = phantom_wiki.load_dataset("n5000_s1_corpus", split="test")
+    phantom_wiki.metrics.instance_scores(instances, predictions)         # scoring: F1/EM, ADTScore, citations
 
 Names follow n{size}[_d{depth}]_s{seed}[_{subset}]; other settings are keyword arguments.
 The same file is a classic `datasets` loading script where `datasets` still runs them (3.x).
@@ -18,12 +19,14 @@ from typing import Any
 import datasets
 
 import cards
-from builders import __version__
+from builders import __version__, metrics
 from builders.digest import PHANTOMWIKI_CODE, code_digest
 from builders.phantomwiki import generate as engine
 from builders.phantomwiki.budget import check as check_memory
 from builders.phantomwiki.config import ConfigError, Settings, settings_from
 from builders.phantomwiki.features import FEATURES
+
+__all__ = ["PhantomWiki", "PhantomWikiConfig", "load_dataset", "load_published", "metrics", "publish"]
 
 _DESCRIPTION = (
     "PhantomWiki: an on-demand benchmark of fictional people, their wiki-style articles and multi-hop "

@@ -40,7 +40,8 @@ def parse_answer(response: str, options: Sequence[str]) -> int | None:
 
     Order of attempts: a line that is exactly ``Answer: N`` (the last such line wins);
     then ``Answer: <option text>`` (the last label wins; longest matching option); then
-    ``Answer: N`` anywhere, when N is not followed by more of a word or number.
+    ``Answer: N`` anywhere, when N is not followed by more of a word or number; then an option's
+    own text as the last line, without a label ("Distractor 1 of QA1").
     """
     text = response.replace("*", "")
     lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
@@ -56,4 +57,4 @@ def parse_answer(response: str, options: Sequence[str]) -> int | None:
         index = _by_number(match, len(options))
         if index is not None:
             return index
-    return None
+    return _by_text(lines[-1], options) if lines else None

@@ -28,27 +28,30 @@ Sets (all articles come from the question's own timeline):
   0, 20, 40, 60, 80 of them, each smaller sample a prefix of the larger and all shown in
   one fixed relative order; the one-article-removed variants and the children per size.
 
-Randomness is explicit and seeded per question family: ``random.Random`` seeded with a
-SHA-256 of ``(seed, purpose, question_family_id)``, so changing ``seed`` changes every
-shuffle and sample (unlike the release's ``seed_int += seed_int``), and a family's answer
-options are in one order in every instance and every set.
+Randomness is explicit and seeded per question family: one ``builders.rng`` stream per
+``(seed, purpose, question_family_id)``, whose shuffles and samples use only the draws Python
+keeps stable across versions, so changing ``seed`` changes every shuffle and sample (unlike the
+release's ``seed_int += seed_int``), and a family's answer options are in one order in every
+instance and every set.
 """
 
 from __future__ import annotations
 
 import hashlib
-import random
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
+from builders.evidence import ABLATION_LEVELS
 from builders.neoqa.release import ANSWERABLE_CATEGORIES, UNANSWERABLE_CATEGORIES, canonical_json
+from builders.rng import shuffled, stream
 from encryption.neoqa_codec import ReleaseFormatError
 
 DEFLECTION_OPTION: str = "Unanswerable"
 SUFFICIENT, INSUFFICIENT, UNANSWERABLE = "answerable-sufficient", "answerable-insufficient", "unanswerable"
-ABLATION_SIZES: tuple[int, ...] = (0, 20, 40, 60, 80)
+T = TypeVar("T")
+ABLATION_SIZES: tuple[int, ...] = ABLATION_LEVELS  # the irrelevant-article counts of appendix E.3, shared
 CHILDREN_PER_CATEGORY: int = 2
 INSTANCE_SETS: tuple[str, ...] = ("neoqa", "optimal-evidence", "context-ablation")
 
@@ -100,10 +103,9 @@ def unmentioned_items(articles: Iterable[Article], items: Sequence[str]) -> list
     return [item for item in items if not any(article.mentions(item) for article in articles)]
 
 
-def family_rng(seed: int, purpose: str, family_id: str) -> random.Random:
-    """Return a generator seeded from (seed, purpose, family) through SHA-256, independent of any global state."""
-    digest = hashlib.sha256(f"{seed}\x1f{purpose}\x1f{family_id}".encode()).digest()
-    return random.Random(int.from_bytes(digest[:16], "big"))
+def family_shuffled(seed: int, purpose: str, family_id: str, items: Iterable[T]) -> list[T]:
+    """`items` shuffled by the family's stream for `purpose` (builders.rng: the same order on every machine)."""
+    return shuffled(stream(seed, "neoqa", purpose, family_id), list(items))
 
 
 def _canonical_order(articles: Iterable[Article]) -> list[Article]:
@@ -164,9 +166,7 @@ class InstanceBuilder:
 
     def option_order(self, family: Family) -> list[str]:
         """The family's answer options in one seeded order shared by all its instances."""
-        options = list(family.parent["answer_options"])
-        family_rng(self.seed, "options", family.family_id).shuffle(options)
-        return options
+        return family_shuffled(self.seed, "options", family.family_id, family.parent["answer_options"])
 
     def member_options(self, family: Family, question: Mapping[str, Any]) -> list[str]:
         """Options for one family member: the family order when its options are the same set (as released)."""
@@ -174,16 +174,14 @@ class InstanceBuilder:
         own = list(question["answer_options"])
         if sorted(own) == sorted(shared):
             return shared
-        family_rng(self.seed, "options:" + question["question_id"], family.family_id).shuffle(own)
-        return own
+        return family_shuffled(self.seed, "options:" + question["question_id"], family.family_id, own)
 
     def sampled_children(self, family: Family) -> list[dict[str, Any]]:
         """Up to two children per unanswerable category, sampled with the family's seeded generator."""
         chosen: list[dict[str, Any]] = []
         for category in UNANSWERABLE_CATEGORIES:
             pool = sorted(family.children.get(category, []), key=lambda q: q["question_id"])
-            rng = family_rng(self.seed, "children:" + category, family.family_id)
-            chosen.extend(rng.sample(pool, k=min(CHILDREN_PER_CATEGORY, len(pool))))
+            chosen.extend(family_shuffled(self.seed, "children:" + category, family.family_id, pool)[:CHILDREN_PER_CATEGORY])
         return chosen
 
     def minimal_sufficient_set(self, question: Mapping[str, Any]) -> list[str] | None:
@@ -280,8 +278,7 @@ class InstanceBuilder:
             past = self.past_articles(question)
             if not is_sufficient(past, question["evidence_ids"]):
                 continue
-            shown = [a.article_id for a in past]
-            family_rng(self.seed, "documents", family.family_id).shuffle(shown)
+            shown = family_shuffled(self.seed, "documents", family.family_id, (a.article_id for a in past))
             sufficient = self._instance(family, question, SUFFICIENT, shown)
             rows.append(sufficient)
             variants: dict[tuple[str, ...], dict[str, Any]] = {}
@@ -306,8 +303,7 @@ class InstanceBuilder:
             minimal = self.minimal_sufficient_set(family.parent)
             if minimal is None:
                 continue
-            shown = list(minimal)
-            family_rng(self.seed, "optimal-evidence", family.family_id).shuffle(shown)
+            shown = family_shuffled(self.seed, "optimal-evidence", family.family_id, minimal)
             sufficient = self._instance(
                 family, family.parent, SUFFICIENT, shown, sufficient_article_ids=list(minimal),
             )
@@ -335,10 +331,9 @@ class InstanceBuilder:
             candidates = self.irrelevant_candidates(question, minimal)
             if len(candidates) < most:
                 continue
-            rng = family_rng(self.seed, "context-ablation", family.family_id)
-            sample = [a.article_id for a in rng.sample(candidates, k=most)]
-            arrangement = list(minimal) + sample
-            rng.shuffle(arrangement)
+            ids = [a.article_id for a in candidates]
+            sample = family_shuffled(self.seed, "context-ablation", family.family_id, ids)[:most]
+            arrangement = family_shuffled(self.seed, "context-ablation:order", family.family_id, list(minimal) + sample)
             for size in sorted(sizes):
                 irrelevant = sample[:size]
                 keep = set(minimal) | set(irrelevant)

@@ -42,6 +42,12 @@ def test_text_answer_prefers_the_longest_matching_option() -> None:
     assert parse_answer('Answer: "unanswerable"', OPTIONS) == 0
 
 
+def test_an_option_stated_by_its_own_text_alone_is_read() -> None:
+    assert parse_answer("Distractor 1 of QA1", ["Gold of QA1", "Distractor 1 of QA1"]) == 1
+    assert parse_answer("Both articles say so.\n45 days.", OPTIONS) == 3
+    assert parse_answer("I cannot tell which one it is.", OPTIONS) is None
+
+
 def test_text_answers_that_start_with_a_number() -> None:
     assert parse_answer("Answer: 5 days", OPTIONS) == 4  # the option "5 days", not option number 5
     assert parse_answer("Answer: 45 days", OPTIONS) == 3

@@ -37,7 +37,9 @@ def usable_cache_dir(cache_dir: str | os.PathLike | None) -> None:
         return
     path = Path(cache_dir).expanduser()
     if path.exists() and not path.is_dir():
-        raise CacheDirError(f"cache_dir {path} is a file; give a folder (or leave cache_dir out for the datasets cache)")
+        raise CacheDirError(
+            f"cache_dir {path} is a file; give a folder (or leave cache_dir out for the datasets cache)"
+        )
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as error:
@@ -54,18 +56,21 @@ def load_from_builder(
     cache_dir: str | None = None,
     **builder_kwargs: Any,
 ) -> datasets.Dataset | datasets.DatasetDict | datasets.IterableDataset | datasets.IterableDatasetDict:
-    """Build `config_name` of `builder_cls` (or reuse its cache, checked) and return it as `datasets.load_dataset` would."""
+    """Build `config_name` of `builder_cls` (or reuse its cache, checked) and return it as `datasets.load_dataset`
+    would."""
     usable_cache_dir(cache_dir)
     if streaming:
         streamed = builder_cls(config_name=config_name, cache_dir=cache_dir, **builder_kwargs).as_streaming_dataset(
-            split=split)
+            split=split
+        )
         return streamed if split is not None else datasets.IterableDatasetDict(streamed)
     folder = _cache_folder(builder_cls, config_name, cache_dir, builder_kwargs)
     if folder.is_dir():
         problem = _damage(folder)
         if problem:
-            warnings.warn(f"the cached {config_name} in {folder} is damaged ({problem}); generating it again",
-                          stacklevel=3)
+            warnings.warn(
+                f"the cached {config_name} in {folder} is damaged ({problem}); generating it again", stacklevel=3
+            )
             shutil.rmtree(folder, ignore_errors=True)
     fresh = not folder.is_dir()
     builder = builder_cls(config_name=config_name, cache_dir=cache_dir, **builder_kwargs)
@@ -75,8 +80,9 @@ def load_from_builder(
     return builder.as_dataset(split=split)
 
 
-def _cache_folder(builder_cls: type[datasets.DatasetBuilder], config_name: str, cache_dir: str | None,
-                  builder_kwargs: dict[str, Any]) -> Path:
+def _cache_folder(
+    builder_cls: type[datasets.DatasetBuilder], config_name: str, cache_dir: str | None, builder_kwargs: dict[str, Any]
+) -> Path:
     """Where the builder keeps this configuration, found without reading it (a damaged one cannot be read)."""
     with tempfile.TemporaryDirectory() as empty:
         probe = builder_cls(config_name=config_name, cache_dir=empty, **builder_kwargs)
@@ -103,8 +109,10 @@ def _sha256(path: Path, full: bool) -> str:
 
 def _record(folder: Path) -> None:
     """Record the size and sha256 (in full, and of the ends) of every file of a freshly written cache folder."""
-    files = {p.name: {"size": p.stat().st_size, "sha256": _sha256(p, True), "ends": _sha256(p, False)}
-             for p in _files(folder)}
+    files = {
+        p.name: {"size": p.stat().st_size, "sha256": _sha256(p, True), "ends": _sha256(p, False)}
+        for p in _files(folder)
+    }
     (folder / DIGEST_FILE).write_text(json.dumps({"files": files}, indent=1, sort_keys=True), encoding="utf-8")
 
 

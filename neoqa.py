@@ -24,9 +24,9 @@ import datasets
 
 import builders.neoqa as engine
 import cards
+import encryption
 from builders import metrics
 from builders.neoqa import parse_answer
-import encryption
 from dataset_loading import load_from_builder
 
 __all__ = ["NeoQA", "load_dataset", "metrics", "parse_answer", "publish"]
@@ -35,54 +35,103 @@ _STR = datasets.Value("string")
 _INT = datasets.Value("int32")
 _STRS = datasets.List(_STR)
 
-NEWS_FEATURES = datasets.Features({
-    "timeline_id": _STR, "article_id": _STR, "event_id": _STR,
-    "headline": _STR, "passages": _STRS,  # entity markup stripped
-    "headline_marked": _STR, "passages_marked": _STRS,  # as released: {Name|TYPE-n}
-    "created_at": _INT, "date": _STR, "news_profile": _STR,
-    "used_items": _STRS, "unsure_evidences": _STRS,
-})
-QUESTION_FEATURES = datasets.Features({
-    "timeline_id": _STR, "question_id": _STR, "parent_question_id": _STR, "category": _STR,
-    "evidence_ids": _STRS, "question": _STR, "answer": _STR, "date": _STR, "created_at": _INT,
-    "distractors": datasets.List({"answer": _STR, "explanation": _STR, "distractor-sentences": _STRS}),
-    "answer_options": _STRS,  # release order
-    "sufficient_article_ids": _STRS, "all_sufficient_article_id_combinations": datasets.List(_STRS),
-    "meta": datasets.Json(),
-})
-TIMELINE_FEATURES = datasets.Features({
-    "timeline_id": _STR,
-    "genre": {"category": _STR, "genre_id": _STR},
-    "event_type": {"category": _STR, "event_type_id": _STR},
-    "initial_summary": _STR,
-    "events": datasets.List({
-        "event_id": _STR, "created_at": _INT, "date": _STR, "initial_summary": _STR,
-        "used_named_entities": datasets.List({"id": _STR, "new": datasets.Value("bool")}),
-        "outline": datasets.List({"id": _STR, "pos": _INT, "sentence": _STR, "sentence_marked": _STR}),
-    }),
-    "named_entity_snapshots": datasets.List({
-        "created_at": _INT, "for_event": _STR, "date": _STR,
-        "named_entities": datasets.List({  # flattened from the release's per-type groups
-            "entity_type": _STR, "id": _STR, "name": _STR, "description": _STR,
-            "history": datasets.List({"created_at": _INT, "event_update": _STR, "date": _STR}),
-            "properties": datasets.Json(),  # every other, type-specific field
-        }),
-    }),
-})
-INSTANCE_FEATURES = datasets.Features({
-    "instance_id": _STR, "question_family_id": _STR, "question_id": _STR, "parent_question_id": _STR,
-    "timeline_id": _STR, "category": _STR, "answerable": _STR,
-    "question": _STR, "date": _STR, "created_at": _INT,
-    "answer": _STR,  # gold: the answer, or "Unanswerable" when the model must deflect
-    "answer_options": _STRS, "gold_answer_idx": _INT,  # one seeded order per question family
-    "evidence_ids": _STRS,
-    "use_evidence_documents": _STRS,  # article ids in the order shown
-    "documents": datasets.List({"article_id": _STR, "headline": _STR, "date": _STR, "passages": _STRS}),
-    "sufficient_article_ids": _STRS, "irrelevant_article_ids": _STRS,
-    "removed_article_ids": _STRS, "missing_evidence_ids": _STRS,
-})
+NEWS_FEATURES = datasets.Features(
+    {
+        "timeline_id": _STR,
+        "article_id": _STR,
+        "event_id": _STR,
+        "headline": _STR,
+        "passages": _STRS,  # entity markup stripped
+        "headline_marked": _STR,
+        "passages_marked": _STRS,  # as released: {Name|TYPE-n}
+        "created_at": _INT,
+        "date": _STR,
+        "news_profile": _STR,
+        "used_items": _STRS,
+        "unsure_evidences": _STRS,
+    }
+)
+QUESTION_FEATURES = datasets.Features(
+    {
+        "timeline_id": _STR,
+        "question_id": _STR,
+        "parent_question_id": _STR,
+        "category": _STR,
+        "evidence_ids": _STRS,
+        "question": _STR,
+        "answer": _STR,
+        "date": _STR,
+        "created_at": _INT,
+        "distractors": datasets.List({"answer": _STR, "explanation": _STR, "distractor-sentences": _STRS}),
+        "answer_options": _STRS,  # release order
+        "sufficient_article_ids": _STRS,
+        "all_sufficient_article_id_combinations": datasets.List(_STRS),
+        "meta": datasets.Json(),
+    }
+)
+TIMELINE_FEATURES = datasets.Features(
+    {
+        "timeline_id": _STR,
+        "genre": {"category": _STR, "genre_id": _STR},
+        "event_type": {"category": _STR, "event_type_id": _STR},
+        "initial_summary": _STR,
+        "events": datasets.List(
+            {
+                "event_id": _STR,
+                "created_at": _INT,
+                "date": _STR,
+                "initial_summary": _STR,
+                "used_named_entities": datasets.List({"id": _STR, "new": datasets.Value("bool")}),
+                "outline": datasets.List({"id": _STR, "pos": _INT, "sentence": _STR, "sentence_marked": _STR}),
+            }
+        ),
+        "named_entity_snapshots": datasets.List(
+            {
+                "created_at": _INT,
+                "for_event": _STR,
+                "date": _STR,
+                "named_entities": datasets.List(
+                    {  # flattened from the release's per-type groups
+                        "entity_type": _STR,
+                        "id": _STR,
+                        "name": _STR,
+                        "description": _STR,
+                        "history": datasets.List({"created_at": _INT, "event_update": _STR, "date": _STR}),
+                        "properties": datasets.Json(),  # every other, type-specific field
+                    }
+                ),
+            }
+        ),
+    }
+)
+INSTANCE_FEATURES = datasets.Features(
+    {
+        "instance_id": _STR,
+        "question_family_id": _STR,
+        "question_id": _STR,
+        "parent_question_id": _STR,
+        "timeline_id": _STR,
+        "category": _STR,
+        "answerable": _STR,
+        "question": _STR,
+        "date": _STR,
+        "created_at": _INT,
+        "answer": _STR,  # gold: the answer, or "Unanswerable" when the model must deflect
+        "answer_options": _STRS,
+        "gold_answer_idx": _INT,  # one seeded order per question family
+        "evidence_ids": _STRS,
+        "use_evidence_documents": _STRS,  # article ids in the order shown
+        "documents": datasets.List({"article_id": _STR, "headline": _STR, "date": _STR, "passages": _STRS}),
+        "sufficient_article_ids": _STRS,
+        "irrelevant_article_ids": _STRS,
+        "removed_article_ids": _STRS,
+        "missing_evidence_ids": _STRS,
+    }
+)
 FEATURES: dict[str, datasets.Features] = {
-    "timelines": TIMELINE_FEATURES, "news": NEWS_FEATURES, "questions": QUESTION_FEATURES,
+    "timelines": TIMELINE_FEATURES,
+    "news": NEWS_FEATURES,
+    "questions": QUESTION_FEATURES,
     **{name: INSTANCE_FEATURES for name in ("neoqa", "optimal-evidence", "context-ablation")},
 }
 
@@ -121,8 +170,11 @@ class NeoQA(datasets.GeneratorBasedBuilder):
             raise ValueError(f"NeoQA needs a configuration name: one of {', '.join(engine.CONFIG_NAMES)}")
         engine.check_config(kwargs["config_name"])
         if hash is None:
-            code = [Path(__file__), *Path(engine.__file__).parent.glob("*.py"),
-                    *Path(encryption.__file__).parent.glob("*.py")]
+            code = [
+                Path(__file__),
+                *Path(engine.__file__).parent.glob("*.py"),
+                *Path(encryption.__file__).parent.glob("*.py"),
+            ]
             hash = engine.fingerprint(code, kwargs.get("data_dir"))
         kwargs = {key: value for key, value in kwargs.items() if value is not None}
         super().__init__(*args, hash=hash, **({"hub_repo_id": repo_id} if repo_id else {}), **kwargs)
@@ -141,11 +193,18 @@ class NeoQA(datasets.GeneratorBasedBuilder):
         """Locate (or fetch), decrypt, validate and assemble every split before any row is written."""
         config = self.config
         config.validate()
-        root = engine.resolve_source(config.data_dir, config.hub_repo_id, engine.files_needed(config.name),
-                                     revision=config.revision)
+        root = engine.resolve_source(
+            config.data_dir, config.hub_repo_id, engine.files_needed(config.name), revision=config.revision
+        )
         return [
-            datasets.SplitGenerator(name=split, gen_kwargs={"prepared": engine.PreparedSplit(
-                root, config.name, split, config.decryption_key, config.seed, config.include_documents)})
+            datasets.SplitGenerator(
+                name=split,
+                gen_kwargs={
+                    "prepared": engine.PreparedSplit(
+                        root, config.name, split, config.decryption_key, config.seed, config.include_documents
+                    )
+                },
+            )
             for split in engine.CONFIG_SPLITS[config.name]
         ]
 
@@ -154,10 +213,18 @@ class NeoQA(datasets.GeneratorBasedBuilder):
         yield from enumerate(prepared)
 
 
-def load_dataset(name: str, split: str | None = None, data_dir: str | None = None,
-                 decryption_key: int | str | None = None, *, repo_id: str | None = None, seed: int = 1,
-                 streaming: bool = False, cache_dir: str | None = None, **kwargs: Any,
-                 ) -> datasets.Dataset | datasets.DatasetDict | datasets.IterableDataset | datasets.IterableDatasetDict:
+def load_dataset(
+    name: str,
+    split: str | None = None,
+    data_dir: str | None = None,
+    decryption_key: int | str | None = None,
+    *,
+    repo_id: str | None = None,
+    seed: int = 1,
+    streaming: bool = False,
+    cache_dir: str | None = None,
+    **kwargs: Any,
+) -> datasets.Dataset | datasets.DatasetDict | datasets.IterableDataset | datasets.IterableDatasetDict:
     """Load one NeoQA configuration from local release files (``data_dir``) or a Hub repo (``repo_id``)."""
     engine.check_config(name, split if split is not None and not any(c in split for c in "[+") else None)
     if data_dir is None and repo_id is None:
@@ -165,14 +232,31 @@ def load_dataset(name: str, split: str | None = None, data_dir: str | None = Non
             "NeoQA needs its release files: pass data_dir=<directory with dev.news.jsonl etc.> "
             f"or repo_id=<Hub dataset holding them, e.g. {engine.DEFAULT_HUB_REPO!r}>"
         )
-    return load_from_builder(NeoQA, name, split=split, streaming=streaming, cache_dir=cache_dir,
-                             data_dir=data_dir, decryption_key=decryption_key, repo_id=repo_id, seed=seed,
-                             **kwargs)
+    return load_from_builder(
+        NeoQA,
+        name,
+        split=split,
+        streaming=streaming,
+        cache_dir=cache_dir,
+        data_dir=data_dir,
+        decryption_key=decryption_key,
+        repo_id=repo_id,
+        seed=seed,
+        **kwargs,
+    )
 
 
-def publish(data_dir: str | Path, out: str | Path | None = None, *, repo_id: str | None = None,
-            private: bool = False, revision: str | None = None, gated: str | None = None, token: str | None = None,
-            endpoint: str | None = None) -> tuple[Path | None, str | None]:
+def publish(
+    data_dir: str | Path,
+    out: str | Path | None = None,
+    *,
+    repo_id: str | None = None,
+    private: bool = False,
+    revision: str | None = None,
+    gated: str | None = None,
+    token: str | None = None,
+    endpoint: str | None = None,
+) -> tuple[Path | None, str | None]:
     """Publish the official release files of `data_dir` verbatim (still encrypted) to a folder and/or the Hub.
 
     Decrypted files, re-encrypted files and rebuilt rows are refused with a one-line error citing CC BY-ND 4.0.
@@ -180,8 +264,9 @@ def publish(data_dir: str | Path, out: str | Path | None = None, *, repo_id: str
     """
     from builders.publishing.neoqa import publish as publish_release
 
-    return publish_release(data_dir, out, repo_id=repo_id, private=private, revision=revision, gated=gated,
-                           token=token, endpoint=endpoint)
+    return publish_release(
+        data_dir, out, repo_id=repo_id, private=private, revision=revision, gated=gated, token=token, endpoint=endpoint
+    )
 
 
 def publish_main(argv: list[str]) -> int:
@@ -191,8 +276,9 @@ def publish_main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m neoqa publish",
         description="Publish the official NeoQA release files verbatim (still encrypted) to a folder and/or a Hub "
-                    "dataset repo, with a card and manifest.json. NeoQA is CC BY-ND 4.0: decrypted files, "
-                    "re-encrypted files and rebuilt rows are refused.")
+        "dataset repo, with a card and manifest.json. NeoQA is CC BY-ND 4.0: decrypted files, "
+        "re-encrypted files and rebuilt rows are refused.",
+    )
     parser.add_argument("configurations", nargs="*", help=argparse.SUPPRESS)  # refused: rebuilt rows
     parser.add_argument("--data-dir", required=True, help="directory with the encrypted release files")
     parser.add_argument("--out", help="write the Hub-ready folder here")
@@ -207,8 +293,14 @@ def publish_main(argv: list[str]) -> int:
             raise refuse(", ".join(args.configurations), "configurations are decrypted or rebuilt NeoQA rows")
         if args.decryption_key is not None:
             raise refuse("with --decryption-key", "publishing never decrypts; the release files go up encrypted")
-        folder, commit = publish(args.data_dir, args.out, repo_id=args.repo_id, private=args.private,
-                                 revision=args.revision, gated=args.gated)
+        folder, commit = publish(
+            args.data_dir,
+            args.out,
+            repo_id=args.repo_id,
+            private=args.private,
+            revision=args.revision,
+            gated=args.gated,
+        )
     except (ValueError, FileNotFoundError) as error:
         parser.exit(2, f"error: {error}\n")
     if folder is not None:
@@ -224,25 +316,37 @@ def main(argv: list[str] | None = None) -> int:
     if argv[:1] == ["publish"]:
         return publish_main(argv[1:])
     parser = argparse.ArgumentParser(
-        prog="python -m neoqa", formatter_class=argparse.RawDescriptionHelpFormatter,
+        prog="python -m neoqa",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
         description="NeoQA on current `datasets`: build one configuration from the official release and print its "
-                    "row counts per split (and per answerability).",
+        "row counts per split (and per answerability).",
         epilog="commands:\n"
-               "  python -m neoqa NAME ...      build one configuration and print its row counts (this help)\n"
-               "  python -m neoqa publish ...   publish the release files verbatim (python -m neoqa publish --help)")
-    parser.add_argument("name", choices=engine.CONFIG_NAMES, metavar="NAME",
-                        help=f"a configuration: {', '.join(engine.CONFIG_NAMES)}")
+        "  python -m neoqa NAME ...      build one configuration and print its row counts (this help)\n"
+        "  python -m neoqa publish ...   publish the release files verbatim (python -m neoqa publish --help)",
+    )
+    parser.add_argument(
+        "name", choices=engine.CONFIG_NAMES, metavar="NAME", help=f"a configuration: {', '.join(engine.CONFIG_NAMES)}"
+    )
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--data-dir", help="directory with the release's {dev,test}.*.jsonl files")
     source.add_argument("--repo-id", help="Hub dataset repository holding the release files")
-    parser.add_argument("--decryption-key", help=f"key of the encrypted files (the release's is {encryption.RELEASE_KEY})")
+    parser.add_argument(
+        "--decryption-key", help=f"key of the encrypted files (the release's is {encryption.RELEASE_KEY})"
+    )
     parser.add_argument("--split", choices=engine.SPLITS, help="one split (default: every split the configuration has)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the documents' and options' order (default 1)")
     parser.add_argument("--cache-dir", help="the `datasets` cache folder (default: the usual one)")
     args = parser.parse_args(argv)
     try:
-        loaded = load_dataset(args.name, split=args.split, data_dir=args.data_dir, repo_id=args.repo_id,
-                              decryption_key=args.decryption_key, seed=args.seed, cache_dir=args.cache_dir)
+        loaded = load_dataset(
+            args.name,
+            split=args.split,
+            data_dir=args.data_dir,
+            repo_id=args.repo_id,
+            decryption_key=args.decryption_key,
+            seed=args.seed,
+            cache_dir=args.cache_dir,
+        )
     except (ValueError, FileNotFoundError) as error:
         parser.exit(2, f"error: {error}\n")
     splits = {args.split: loaded} if args.split else dict(loaded)

@@ -150,8 +150,15 @@ def publish(configurations: str | list[str], out: str | None = None, **options: 
 
 
 def load_published(
-    repo_id_or_dir: str, name: str, split: str | None = "test", passphrase: str | None = None,
-    cache_dir: str | None = None, revision: str | None = None, *, token: str | None = None, endpoint: str | None = None,
+    repo_id_or_dir: str,
+    name: str,
+    split: str | None = "test",
+    passphrase: str | None = None,
+    cache_dir: str | None = None,
+    revision: str | None = None,
+    *,
+    token: str | None = None,
+    endpoint: str | None = None,
 ) -> datasets.Dataset | datasets.DatasetDict:
     """Load configuration `name` of a published release (a folder or a Hub dataset repo), checked and decrypted.
 
@@ -169,10 +176,19 @@ def load_published(
 
     usable_cache_dir(cache_dir)
     cache = Path(cache_dir or datasets.config.HF_DATASETS_CACHE)
-    opened = open_release(repo_id_or_dir, name, passphrase=passphrase, cache_root=cache, revision=revision,
-                          hub_cache=cache / "hub" if cache_dir else None, token=token, endpoint=endpoint)
-    loaded = datasets.load_dataset("parquet", data_files={"test": [str(path) for path in opened.files]},
-                                   split=split, cache_dir=str(cache))
+    opened = open_release(
+        repo_id_or_dir,
+        name,
+        passphrase=passphrase,
+        cache_root=cache,
+        revision=revision,
+        hub_cache=cache / "hub" if cache_dir else None,
+        token=token,
+        endpoint=endpoint,
+    )
+    loaded = datasets.load_dataset(
+        "parquet", data_files={"test": [str(path) for path in opened.files]}, split=split, cache_dir=str(cache)
+    )
     test = loaded["test"] if isinstance(loaded, datasets.DatasetDict) else loaded
     if split in (None, "test") and test.num_rows != opened.rows:
         raise ReleaseError(

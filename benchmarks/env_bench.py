@@ -48,8 +48,10 @@ def main() -> None:
             score_answer(entry["answer"], entry)
     score_s = time.perf_counter() - began
     per_tool = {name: sum(1 for tool, _ in calls if tool == name) for name in ("RetrieveArticle", "Search", "Finish")}
-    print(f"{args.config}: {len(tasks)} questions, oracle F1 {summary['f1']:.3f}, {len(calls)} tool calls "
-          f"({', '.join(f'{n} {c}' for n, c in per_tool.items())})\n")
+    print(
+        f"{args.config}: {len(tasks)} questions, oracle F1 {summary['f1']:.3f}, {len(calls)} tool calls "
+        f"({', '.join(f'{n} {c}' for n, c in per_tool.items())})\n"
+    )
     print("| measure | value | target |")
     print("|---|---:|---:|")
     print(f"| generate the universe and questions (s) | {generated_at - start:.2f} | |")

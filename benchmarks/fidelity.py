@@ -23,8 +23,8 @@ import json
 import re
 from pathlib import Path
 
-from builders.phantomwiki.config import settings_from
 from builders.analysis.fidelity import ANSWER_FIGURES, UNIVERSE_FIGURES, answer_figures, universe_figures, within
+from builders.phantomwiki.config import settings_from
 from builders.phantomwiki.generate import generate_universe
 from builders.phantomwiki.kinship import Kinship
 from builders.phantomwiki.prolog import read_universe
@@ -49,7 +49,11 @@ def ours(sizes, depths, seeds) -> dict[str, dict[str, float]]:
             for seed, universe in zip(seeds, universes):
                 settings = settings_from(f"n{size}_d{depth}_s{seed}")[0]
                 questions = sample_questions(
-                    generate_templates(depth), Kinship(universe), seed, settings.questions_per_template, settings.easy_mode
+                    generate_templates(depth),
+                    Kinship(universe),
+                    seed,
+                    settings.questions_per_template,
+                    settings.easy_mode,
                 )
                 pooled += [(q.answer, q.is_aggregation_question) for q in questions]
             figures[f"n{size}_d{depth}"] = answer_figures(pooled)
@@ -95,7 +99,7 @@ def table(mine: dict, reference: dict, sizes, depths) -> tuple[list[str], list[s
     misses = []
     rows = [(f, "n{size}", f.label) for f in UNIVERSE_FIGURES]
     for depth in depths:
-        rows += [(f, "n{size}_d%d" % depth, f"depth {depth}: {f.label}") for f in ANSWER_FIGURES]
+        rows += [(f, "n{size}_d" + str(depth), f"depth {depth}: {f.label}") for f in ANSWER_FIGURES]
     for figure, key, label in rows:
         cells = []
         for size in sizes:

@@ -52,9 +52,12 @@ def measure(config: str) -> list[tuple[str, float, float]]:
 
 
 def _evidence_stages(generated, stages: list) -> list:
-    """Time the article reading and BM25 index the instances share; return [seconds, count] of BM25 queries, kept current."""
+    """Time the article reading and BM25 index the instances share; return [seconds, count] of BM25 queries, kept
+    current."""
+    from builders.phantomwiki.generate import shared_evidence
+
     start = time.perf_counter()
-    evidence = engine.shared_evidence(generated)
+    evidence = shared_evidence(generated)
     stages.append(("read articles (instances, rag)", time.perf_counter() - start, _peak_mb()))
     start = time.perf_counter()
     index = evidence.index
@@ -98,8 +101,8 @@ def main() -> None:
         stages = json.loads(done.stdout)
         for stage, seconds, peak in stages:
             print(f"| {size} | {stage} | {seconds:.2f} | {peak:.0f} |")
-        print(f"| {size} | **total (process wall, incl. imports)** | **{wall:.2f}** | **{max(p for _, _, p in stages):.0f}** |",
-              flush=True)
+        peak = max(p for _, _, p in stages)
+        print(f"| {size} | **total (process wall, incl. imports)** | **{wall:.2f}** | **{peak:.0f}** |", flush=True)
 
 
 if __name__ == "__main__":

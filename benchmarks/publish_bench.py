@@ -46,8 +46,16 @@ def _commands(config: str, out: Path) -> dict[str, list[str]]:
     return {
         "generate (all subsets, Parquet)": [*python, "generate", config, "--out", str(out / "generate")],
         "publish, plain": [*python, "publish", config, "--out", str(out / "plain")],
-        "publish, encrypted": [*python, "publish", config, "--out", str(out / "encrypted"), "--encrypt",
-                               "--passphrase-env", PASSPHRASE_VARIABLE],
+        "publish, encrypted": [
+            *python,
+            "publish",
+            config,
+            "--out",
+            str(out / "encrypted"),
+            "--encrypt",
+            "--passphrase-env",
+            PASSPHRASE_VARIABLE,
+        ],
     }
 
 
@@ -107,8 +115,10 @@ def throughput(mib: int) -> None:
             for _ in range(mib):
                 out.write(os.urandom(1 << 20))
         size = plain.stat().st_size
-        print(f"{mib} MiB of random bytes, 1 MiB chunks, scrypt N=2**15 included, one thread "
-              f"(load average {os.getloadavg()[0]:.2f})\n")
+        print(
+            f"{mib} MiB of random bytes, 1 MiB chunks, scrypt N=2**15 included, one thread "
+            f"(load average {os.getloadavg()[0]:.2f})\n"
+        )
         print("| what | wall, s | CPU, s | MB/s (wall) | MB/s (CPU) | peak RSS, MB |")
         print("|---|---:|---:|---:|---:|---:|")
         for mode in ("seal, file to file", "open, file to file", "seal, memory", "open, memory"):
@@ -118,8 +128,10 @@ def throughput(mib: int) -> None:
             if os.waitstatus_to_exitcode(status) != 0:
                 sys.exit(f"{mode} failed")
             wall, cpu = (float(value) for value in process.stdout.read().split())
-            print(f"| {mode} | {wall:.2f} | {cpu:.2f} | {size / 1e6 / wall:.0f} | {size / 1e6 / cpu:.0f} | "
-                  f"{usage.ru_maxrss / 1024:.0f} |")
+            print(
+                f"| {mode} | {wall:.2f} | {cpu:.2f} | {size / 1e6 / wall:.0f} | {size / 1e6 / cpu:.0f} | "
+                f"{usage.ru_maxrss / 1024:.0f} |"
+            )
         if opened.read_bytes() != plain.read_bytes():
             sys.exit("the opened file differs from the plaintext")
 

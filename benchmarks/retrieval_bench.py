@@ -51,7 +51,9 @@ def main() -> None:
             for query in queries:
                 index.scores(query)
             per_query[name, kind] = (time.perf_counter() - start) / len(queries)
-            print(f"| {name} | {built:.2f} | {kind} | {len(queries)} | {1000 * per_query[name, kind]:.2f} |", flush=True)
+            print(
+                f"| {name} | {built:.2f} | {kind} | {len(queries)} | {1000 * per_query[name, kind]:.2f} |", flush=True
+            )
     print()
     for kind in kinds:
         print(f"bm25s is {per_query['rank_bm25', kind] / per_query['bm25s', kind]:.0f}x faster per {kind} query")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from . import __version__
@@ -28,7 +28,7 @@ def digested_files(*names: str) -> list[Path]:
     return files
 
 
-@lru_cache(maxsize=None)
+@cache
 def code_digest(*names: str) -> str:
     """sha256 over the version and every code or data file `digested_files(*names)` lists."""
     root = Path(__file__).parent

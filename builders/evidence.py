@@ -1,4 +1,5 @@
-"""Evidence instances, independent of the dataset: distractor layouts, one document order per question, citations, formats.
+"""Evidence instances, independent of the dataset: distractor layouts, one document order per question, citations,
+formats.
 
 Layouts (NeoQA appendix E; CReSt section 3):
   * ``fixed``: every instance of a question holds the same total number of documents; an

@@ -1,4 +1,5 @@
-"""Write dataset rows as Parquet (with the `datasets` features in its schema, so plain load_dataset reads it) or JSONL."""
+"""Write dataset rows as Parquet (with the `datasets` features in its schema, so plain load_dataset reads it) or
+JSONL."""
 
 from __future__ import annotations
 

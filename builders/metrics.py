@@ -51,8 +51,9 @@ def neoqa_category(category: str, answerable: str) -> str:
         return category
     if category in ("multi-hop", "time-span"):
         return f"{category}/{'answerable' if answerable == ANSWERABLE_LABEL else 'insufficient'}"
-    raise ValueError(f"unknown NeoQA category {category!r}; expected multi-hop, time-span, false-premise "
-                     "or uncertain-specificity")
+    raise ValueError(
+        f"unknown NeoQA category {category!r}; expected multi-hop, time-span, false-premise or uncertain-specificity"
+    )
 
 
 def is_correct(predicted: int | None, gold: int) -> bool:
@@ -60,9 +61,12 @@ def is_correct(predicted: int | None, gold: int) -> bool:
     return predicted is not None and predicted == gold
 
 
-def _tally_choices(instances: Iterable[Mapping[str, Any]], predictions: Mapping[str, int | None],
-                   answerable_if: Callable[[Mapping[str, Any]], bool], category: Callable[[Mapping[str, Any]], str],
-                   ) -> tuple[list[bool], list[bool], dict[str, list[bool]]]:
+def _tally_choices(
+    instances: Iterable[Mapping[str, Any]],
+    predictions: Mapping[str, int | None],
+    answerable_if: Callable[[Mapping[str, Any]], bool],
+    category: Callable[[Mapping[str, Any]], str],
+) -> tuple[list[bool], list[bool], dict[str, list[bool]]]:
     """Whether each multiple-choice prediction is the gold option: (answerable side, must-deflect side, by category)."""
     answerable: list[bool] = []
     deflect: list[bool] = []
@@ -86,8 +90,11 @@ def neoqa_scores(instances: Iterable[Mapping[str, Any]], predictions: Mapping[st
     the ADTScore are NaN: undefined, not zero.
     """
     answerable, deflect, by_category = _tally_choices(
-        instances, predictions, lambda instance: instance["answerable"] == ANSWERABLE_LABEL,
-        lambda instance: neoqa_category(instance["category"], instance["answerable"]))
+        instances,
+        predictions,
+        lambda instance: instance["answerable"] == ANSWERABLE_LABEL,
+        lambda instance: neoqa_category(instance["category"], instance["answerable"]),
+    )
     acc_answerable = accuracy(answerable) if answerable else math.nan
     acc_deflect = accuracy(deflect) if deflect else math.nan
     return {
@@ -121,14 +128,19 @@ _DEFLECTION_PHRASES: tuple[str, ...] = (
 )
 _WHOLE_ANSWER_DEFLECTIONS: tuple[str, ...] = ("unknown", "insufficient", "n/a", "idk", "not known")
 _DEFLECTION_PATTERN = re.compile(r"\b(?:" + "|".join(_DEFLECTION_PHRASES) + r")\b")
-_WHOLE_ANSWER_PATTERN = re.compile(r"^(?:(?:the )?answer(?: is|:)\s*)?(?:" + "|".join(
-    re.escape(p) for p in _WHOLE_ANSWER_DEFLECTIONS) + r")$")
+_WHOLE_ANSWER_PATTERN = re.compile(
+    r"^(?:(?:the )?answer(?: is|:)\s*)?(?:" + "|".join(re.escape(p) for p in _WHOLE_ANSWER_DEFLECTIONS) + r")$"
+)
 _CONTRACTIONS: tuple[tuple[str, str], ...] = (("can't", "cannot"), ("can not", "cannot"), ("n't", " not"))
 
 
 def answer_set(answer: str | Sequence[str]) -> set[str]:
     """Answers as the paper compares them: split on the separator, stripped, lower-cased, empty parts dropped."""
-    parts = answer.split(ANSWER_SEPARATOR) if isinstance(answer, str) else [p for a in answer for p in a.split(ANSWER_SEPARATOR)]
+    parts = (
+        answer.split(ANSWER_SEPARATOR)
+        if isinstance(answer, str)
+        else [p for a in answer for p in a.split(ANSWER_SEPARATOR)]
+    )
     return {part.strip().lower() for part in parts if part.strip()}
 
 
@@ -155,7 +167,8 @@ def _normal(text: str) -> str:
 
 
 def is_deflection(answer: str | Sequence[str]) -> bool:
-    """True when an answer declines: the DEFLECTION string or a usual variant ("I don't know", "cannot be determined", ...)."""
+    """True when an answer declines: the DEFLECTION string or a usual variant ("I don't know", "cannot be
+    determined", ...)."""
     normal = _normal(answer if isinstance(answer, str) else ", ".join(answer))
     return _DEFLECTION_PATTERN.search(normal) is not None or _WHOLE_ANSWER_PATTERN.match(normal) is not None
 
@@ -182,7 +195,8 @@ def answer_judgement(predicted: str | Sequence[str], gold: Sequence[str]) -> str
 
 
 def unified_points(predicted: str | Sequence[str], gold: Sequence[str], answerable: bool) -> float:
-    """One instance's unified score: correct 1, partial 0.5, wrong 0, refusing an answerable question -1; refusing an unanswerable one 1, answering it 0."""
+    """One instance's unified score: correct 1, partial 0.5, wrong 0, refusing an answerable question -1; refusing
+    an unanswerable one 1, answering it 0."""
     judgement = answer_judgement(predicted, gold)
     if not answerable:
         return UNIFIED_POINTS[(True, "refusal" if judgement == "refusal" else "answer")]
@@ -202,7 +216,9 @@ def citation_scores(predicted: Iterable[int], gold: Iterable[int]) -> dict[str, 
     return {"citation_precision": precision, "citation_recall": recall}
 
 
-def instance_scores(instances: Iterable[Mapping[str, Any]], predictions: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+def instance_scores(
+    instances: Iterable[Mapping[str, Any]], predictions: Mapping[str, Mapping[str, Any]]
+) -> dict[str, Any]:
     """Score predictions on PhantomWiki evidence instances.
 
     `predictions` maps ``instance_id`` to ``{"answer": str or list, "citations": list of positions}``
@@ -262,8 +278,10 @@ def instance_scores(instances: Iterable[Mapping[str, Any]], predictions: Mapping
         "citation_precision": mean(cites, "citation_precision"),
         "citation_recall": mean(cites, "citation_recall"),
         "count": len(answerable_ok) + len(deflect_ok),
-        "per_category": {name: _category_scores(name, by_category, acc_a, points_a) for name in sorted(
-            by_category, key=lambda name: (name != "answerable", name != "insufficient", name))},
+        "per_category": {
+            name: _category_scores(name, by_category, acc_a, points_a)
+            for name in sorted(by_category, key=lambda name: (name != "answerable", name != "insufficient", name))
+        },
     }
 
 
@@ -276,8 +294,12 @@ def category_of(instance: Mapping[str, Any]) -> str:
     return "insufficient"
 
 
-def _category_scores(name: str, by_category: Mapping[str, tuple[list[bool], list[float]]], acc_answerable: float,
-                     points_answerable: Sequence[float]) -> dict[str, float]:
+def _category_scores(
+    name: str,
+    by_category: Mapping[str, tuple[list[bool], list[float]]],
+    acc_answerable: float,
+    points_answerable: Sequence[float],
+) -> dict[str, float]:
     hits, points = by_category[name]
     out = {"accuracy": accuracy(hits), "count": len(hits)}
     if name != "answerable":
@@ -294,7 +316,8 @@ def choice_scores(instances: Iterable[Mapping[str, Any]], predictions: Mapping[s
     ``per_category`` (accuracy per category, as in `instance_scores`).
     """
     answerable, deflect, by_category = _tally_choices(
-        instances, predictions, lambda instance: instance["answerable"] == "sufficient", category_of)
+        instances, predictions, lambda instance: instance["answerable"] == "sufficient", category_of
+    )
     acc_answerable = accuracy(answerable) if answerable else math.nan
     acc_deflect = accuracy(deflect) if deflect else math.nan
     return {
@@ -326,8 +349,13 @@ def read_response(response: str) -> dict[str, Any]:
         return {"answer": "", "citations": []}
     labelled = [index for index, line in enumerate(lines) if _ANSWER_LINE.match(line)]
     start = labelled[-1] if labelled else 0
-    line = _ANSWER_LINE.match(lines[start]).group(1) if labelled else lines[start]
-    cited = {int(n) - 1 for text in [line, *lines[start + 1:]] for group in _CITATION.findall(text)
-             for n in group.split(",")}
+    labelled_line = _ANSWER_LINE.match(lines[start]) if labelled else None
+    line = labelled_line.group(1) if labelled_line else lines[start]
+    cited = {
+        int(n) - 1
+        for text in [line, *lines[start + 1 :]]
+        for group in _CITATION.findall(text)
+        for n in group.split(",")
+    }
     answer = " ".join(_CITATION.sub(" ", line).split()).strip("*\"'` ").removesuffix(".").strip("*\"'` ")
     return {"answer": answer, "citations": sorted(cited)}

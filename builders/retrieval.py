@@ -109,12 +109,16 @@ class Bm25Index:
         starts, ends = indptr[unique], indptr[unique + 1]
         lengths = ends - starts
         take = np.concatenate([np.arange(a, b) for a, b in zip(starts, ends)]) if len(unique) else np.zeros(0, np.int64)
-        scores = np.bincount(indices[take], weights=data[take] * np.repeat(weights, lengths), minlength=self.size)
+        scores: np.ndarray = np.bincount(
+            indices[take], weights=data[take] * np.repeat(weights, lengths), minlength=self.size
+        )
         if self._model.nonoccurrence_array is not None:
             scores += float(np.dot(self._model.nonoccurrence_array[unique], weights))
         return scores.astype(np.float64)
 
-    def retrieve(self, queries: Sequence[str], k: int, exclude: Sequence[Sequence[int]] | None = None) -> list[list[int]]:
+    def retrieve(
+        self, queries: Sequence[str], k: int, exclude: Sequence[Sequence[int]] | None = None
+    ) -> list[list[int]]:
         """For each query, the indices of its top-k documents (best first), leaving out that query's `exclude`."""
         if k < 0:
             raise ValueError(f"k={k} must be at least 0")

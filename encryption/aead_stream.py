@@ -44,11 +44,20 @@ import struct
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, Protocol
 
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
+
+
+class Sink(Protocol):
+    """Where sealed bytes go: a binary file, or any writer with write and flush."""
+
+    def write(self, data: bytes | bytearray | memoryview, /) -> int | None: ...
+
+    def flush(self) -> None: ...
+
 
 MAGIC = b"LPQ-AEAD"
 VERSION = 1
@@ -126,15 +135,23 @@ def _position(index: int, final: bool) -> bytes:
 
 
 def _header(params: ScryptParams, chunk_size: int, salt: bytes, key_check: bytes) -> bytes:
-    return _HEADER.pack(MAGIC, VERSION, CIPHER_AES_256_GCM, KDF_SCRYPT, params.log2_n, params.r, params.p,
-                        chunk_size, salt, key_check)
+    return _HEADER.pack(
+        MAGIC, VERSION, CIPHER_AES_256_GCM, KDF_SCRYPT, params.log2_n, params.r, params.p, chunk_size, salt, key_check
+    )
 
 
 class SealWriter:
     """A binary file-like sink: what is written to it reaches `target` sealed, one chunk at a time."""
 
-    def __init__(self, target: BinaryIO, passphrase: str | bytes, salt: bytes, *,
-                 chunk_size: int = CHUNK_SIZE, params: ScryptParams = ScryptParams()) -> None:
+    def __init__(
+        self,
+        target: Sink,
+        passphrase: str | bytes,
+        salt: bytes,
+        *,
+        chunk_size: int = CHUNK_SIZE,
+        params: ScryptParams = ScryptParams(),
+    ) -> None:
         if len(salt) != SALT_SIZE:
             raise ValueError(f"salt must be {SALT_SIZE} bytes, got {len(salt)}")
         if not 1 <= chunk_size <= _MAX_CHUNK_SIZE:
@@ -165,7 +182,7 @@ class SealWriter:
             self._seal(self._buffer, final=False)
             self._buffer = bytearray()
         while len(view) - taken > size:  # whole chunks straight from the caller's bytes, no copy
-            self._seal(view[taken:taken + size], final=False)
+            self._seal(view[taken : taken + size], final=False)
             taken += size
         self._buffer += view[taken:]
         self._written += len(view)
@@ -260,12 +277,20 @@ def iter_unsealed(source: BinaryIO, passphrase: str | bytes, where: str = "seale
         index += 1
 
 
-def seal_file(source: str | Path, target: str | Path, passphrase: str | bytes, salt: bytes | None = None, *,
-              chunk_size: int = CHUNK_SIZE, params: ScryptParams = ScryptParams()) -> None:
+def seal_file(
+    source: str | Path,
+    target: str | Path,
+    passphrase: str | bytes,
+    salt: bytes | None = None,
+    *,
+    chunk_size: int = CHUNK_SIZE,
+    params: ScryptParams = ScryptParams(),
+) -> None:
     """Seal the file `source` into `target`, streaming; a random salt unless one is given."""
     with open(source, "rb") as src, open(target, "wb") as out:
-        writer = SealWriter(out, passphrase, os.urandom(SALT_SIZE) if salt is None else salt,
-                            chunk_size=chunk_size, params=params)
+        writer = SealWriter(
+            out, passphrase, os.urandom(SALT_SIZE) if salt is None else salt, chunk_size=chunk_size, params=params
+        )
         while block := src.read(chunk_size):
             writer.write(block)
         writer.close()

@@ -69,7 +69,8 @@ def encode_record(record: Mapping[str, Any], key: int | str) -> str:
 
 
 def needed_key_byte(line: str) -> int | None:
-    """Return the key byte that would turn this encrypted line into JSON (its first byte must be ``{``), if decodable."""
+    """Return the key byte that would turn this encrypted line into JSON (its first byte must be ``{``), if
+    decodable."""
     try:
         head = base64.b64decode(line.strip()[:4], validate=True)
     except (binascii.Error, ValueError):
@@ -114,9 +115,7 @@ def _parse_json(raw: bytes, *, where: str, encrypted: bool) -> dict[str, Any]:
             f"{where}: truncated or corrupt {kind} ({error.msg} at character {error.pos}); re-download the file"
         ) from None
     if not isinstance(record, dict):
-        raise CorruptReleaseFileError(
-            f"{where}: expected a JSON object per line, found a JSON {type(record).__name__}"
-        )
+        raise CorruptReleaseFileError(f"{where}: expected a JSON object per line, found a JSON {type(record).__name__}")
     return record
 
 

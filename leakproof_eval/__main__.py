@@ -1,4 +1,5 @@
-"""`python -m leakproof_eval`: lm_eval's own command line with these tasks included and the no-weights models registered.
+"""`python -m leakproof_eval`: lm_eval's own command line with these tasks included and the no-weights models
+registered.
 
     python -m leakproof_eval run --model oracle --tasks phantom_wiki_instances --limit 100
     python -m leakproof_eval run --model local-completions --model_args model=M,base_url=URL,tokenizer_backend=none \
@@ -32,16 +33,22 @@ def run(args: list[str]) -> int:
     from . import models  # noqa: F401  (registration)
 
     if _pushes_neoqa_samples(args):
-        print("leakproof_eval: refusing to push NeoQA samples to the Hub: the model's responses may quote the "
-              "CC BY-ND 4.0 articles; drop push_samples_to_hub or the NeoQA tasks", file=sys.stderr)
+        print(
+            "leakproof_eval: refusing to push NeoQA samples to the Hub: the model's responses may quote the "
+            "CC BY-ND 4.0 articles; drop push_samples_to_hub or the NeoQA tasks",
+            file=sys.stderr,
+        )
         return 2
     limit = _option(args, "--limit")
     if limit is not None and not _positive(limit):
-        print(f"leakproof_eval: --limit {limit} must be above 0 (a count of documents, or a share below 1)",
-              file=sys.stderr)
+        print(
+            f"leakproof_eval: --limit {limit} must be above 0 (a count of documents, or a share below 1)",
+            file=sys.stderr,
+        )
         return 2
     if not any(arg == "--include_path" or arg.startswith("--include_path=") for arg in args):
         args = [*args, "--include_path", tasks_path()]
+    args = _name_no_weights_model(args)
     sys.argv = ["lm_eval", "run", *args]
     try:
         cli_evaluate()
@@ -50,6 +57,18 @@ def run(args: list[str]) -> int:
         print(f"leakproof_eval: {first[:600]}", file=sys.stderr)
         return 2
     return 0
+
+
+def _name_no_weights_model(args: list[str]) -> list[str]:
+    """Add `model=<name>` to a no-weights model's --model_args, so its results go to --output_path/<name>/."""
+    from .models import NO_WEIGHTS_MODELS
+
+    model, model_args = _option(args, "--model"), _option(args, "--model_args")
+    if model not in NO_WEIGHTS_MODELS or (model_args is not None and "model=" in model_args):
+        return args
+    if model_args is None:
+        return [*args, "--model_args", f"model={model}"]
+    return [f"{arg},model={model}" if arg in (model_args, f"--model_args={model_args}") else arg for arg in args]
 
 
 def _option(args: list[str], name: str) -> str | None:

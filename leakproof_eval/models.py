@@ -22,17 +22,24 @@ from builders.metrics import DEFLECTION
 
 from . import neoqa_tasks, phantom_wiki_tasks
 
-_GOLD_RESPONSES = {phantom_wiki_tasks.BENCHMARK: phantom_wiki_tasks.gold_response,
-                   neoqa_tasks.BENCHMARK: neoqa_tasks.gold_response}
+_GOLD_RESPONSES = {
+    phantom_wiki_tasks.BENCHMARK: phantom_wiki_tasks.gold_response,
+    neoqa_tasks.BENCHMARK: neoqa_tasks.gold_response,
+}
 _DEFLECTION_OPTION = re.compile(r"^(\d+)\. Unanswerable$", re.MULTILINE)
 _LM_EVAL_ARGUMENTS = ("batch_size", "max_batch_size", "device")
+NO_WEIGHTS_MODELS = ("oracle", "always_deflect", "constant")
+"""The registered names; `python -m leakproof_eval run` gives each `model=<name>` so that lm_eval files its results
+under --output_path/<name>/ as it does for any named model (else it invents a random folder name)."""
 
 
 class NoWeightsLM(LM):
     """A model that answers by rule: lm_eval's batching and device arguments are accepted and ignored."""
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, model: str | None = None, **kwargs: Any) -> None:
         super().__init__()
+        if model is not None and model not in NO_WEIGHTS_MODELS:
+            raise ValueError(f"model={model!r} is not a no-weights model; the names are {', '.join(NO_WEIGHTS_MODELS)}")
         unknown = sorted(set(kwargs) - set(_LM_EVAL_ARGUMENTS))
         if unknown:
             raise ValueError(f"{type(self).__name__} takes no model argument {unknown[0]!r}")
@@ -47,8 +54,9 @@ class NoWeightsLM(LM):
 
     def loglikelihood_rolling(self, requests: list[Instance], disable_tqdm: bool = False) -> list[float]:
         """No-weights models have no distribution over text to score."""
-        raise NotImplementedError(f"{type(self).__name__} has no language model: it answers generate_until and "
-                                  "multiple-choice tasks only")
+        raise NotImplementedError(
+            f"{type(self).__name__} has no language model: it answers generate_until and multiple-choice tasks only"
+        )
 
     def respond(self, request: Instance) -> str:
         """The text this model writes for a generation request."""
@@ -71,8 +79,10 @@ class NoWeightsLM(LM):
 def _doc_benchmark(request: Instance) -> str:
     benchmark = request.doc.get("benchmark") if isinstance(request.doc, dict) else None
     if benchmark not in _GOLD_RESPONSES:
-        raise ValueError(f"the oracle knows the gold answers of the phantom_wiki and neoqa tasks only, not of "
-                         f"task {request.task_name!r}")
+        raise ValueError(
+            f"the oracle knows the gold answers of the phantom_wiki and neoqa tasks only, not of "
+            f"task {request.task_name!r}"
+        )
     return benchmark
 
 
@@ -105,14 +115,17 @@ class AlwaysDeflectLM(NoWeightsLM):
     def chooses(self, request: Instance) -> bool:
         number = _deflection_number(request)
         if number is None:
-            raise ValueError(f"always_deflect found no 'N. Unanswerable' option in a multiple-choice prompt of "
-                             f"task {request.task_name!r}")
+            raise ValueError(
+                f"always_deflect found no 'N. Unanswerable' option in a multiple-choice prompt of "
+                f"task {request.task_name!r}"
+            )
         return request.args[1].strip() == number
 
 
 @register_model("constant")
 class ConstantLM(NoWeightsLM):
-    """Gives the same response to everything (`response=...`); in multiple choice, the option equal to it, else the first."""
+    """Gives the same response to everything (`response=...`); in multiple choice, the option equal to it, else the
+    first."""
 
     def __init__(self, response: str = "Nobody", **kwargs: Any) -> None:
         super().__init__(**kwargs)

@@ -57,23 +57,37 @@ class Release:
 
     def key(self) -> str:
         """A key naming this release's texts in this process (no text in it)."""
-        fields = [str(Path(self.data_dir).expanduser().resolve()), self.decryption_key, self.config, self.split, self.seed]
-        return f"neoqa_{self.config}_{self.split}_s{self.seed}#" + hashlib.sha256(json.dumps(fields).encode()).hexdigest()[:12]
+        fields = [
+            str(Path(self.data_dir).expanduser().resolve()),
+            self.decryption_key,
+            self.config,
+            self.split,
+            self.seed,
+        ]
+        return (
+            f"neoqa_{self.config}_{self.split}_s{self.seed}#"
+            + hashlib.sha256(json.dumps(fields).encode()).hexdigest()[:12]
+        )
 
 
 def release_from(metadata: Mapping[str, Any]) -> Release:
     """The release the `neoqa_*` metadata keys describe; anything wrong is a one-line TaskSetupError."""
-    ours = {key[len(PREFIX):]: value for key, value in metadata.items() if key.startswith(PREFIX)}
+    ours = {key[len(PREFIX) :]: value for key, value in metadata.items() if key.startswith(PREFIX)}
     unknown = sorted(set(ours) - set(_KEYS))
     if unknown:
-        raise TaskSetupError(f"unknown metadata key {PREFIX}{unknown[0]}; the keys are "
-                             + ", ".join(PREFIX + key for key in _KEYS))
+        raise TaskSetupError(
+            f"unknown metadata key {PREFIX}{unknown[0]}; the keys are " + ", ".join(PREFIX + key for key in _KEYS)
+        )
     if not ours.get("data_dir"):
-        raise TaskSetupError("NeoQA needs its release files: pass --metadata "
-                             "'{\"neoqa_data_dir\": \"<directory of dev/test.*.jsonl>\", \"neoqa_decryption_key\": 23456}'")
+        raise TaskSetupError(
+            "NeoQA needs its release files: pass --metadata "
+            '\'{"neoqa_data_dir": "<directory of dev/test.*.jsonl>", "neoqa_decryption_key": 23456}\''
+        )
     config, split, seed = ours.get("config", "neoqa"), ours.get("split", "test"), ours.get("seed", 1)
     if config not in engine.INSTANCE_SETS:
-        raise TaskSetupError(f"{PREFIX}config={config!r}: choose an instance set, one of {', '.join(engine.INSTANCE_SETS)}")
+        raise TaskSetupError(
+            f"{PREFIX}config={config!r}: choose an instance set, one of {', '.join(engine.INSTANCE_SETS)}"
+        )
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise TaskSetupError(f"{PREFIX}seed={seed!r} must be an integer")
     try:
@@ -81,8 +95,14 @@ def release_from(metadata: Mapping[str, Any]) -> Release:
     except ValueError as error:
         raise TaskSetupError(f"{PREFIX}split: {error}") from None
     cache_dir = ours.get("cache_dir")
-    return Release(str(ours["data_dir"]), ours.get("decryption_key"), config, split, seed,
-                   None if cache_dir is None else str(cache_dir))
+    return Release(
+        str(ours["data_dir"]),
+        ours.get("decryption_key"),
+        config,
+        split,
+        seed,
+        None if cache_dir is None else str(cache_dir),
+    )
 
 
 def load_neoqa(**metadata: Any) -> Any:
@@ -92,27 +112,47 @@ def load_neoqa(**metadata: Any) -> Any:
     import neoqa
 
     release = release_from(metadata)
-    source = {"split": release.split, "data_dir": release.data_dir, "decryption_key": release.decryption_key,
-              "cache_dir": release.cache_dir}
+    source: dict[str, Any] = {
+        "split": release.split,
+        "data_dir": release.data_dir,
+        "decryption_key": release.decryption_key,
+        "cache_dir": release.cache_dir,
+    }
     try:
         rows = neoqa.load_dataset(release.config, seed=release.seed, include_documents=False, **source).to_list()
         news = neoqa.load_dataset("news", **source)
     except (ValueError, FileNotFoundError) as error:
         raise TaskSetupError(f"neoqa: {error}") from None
-    key = keep(release.key(), {
-        "instances": {row["instance_id"]: {"question": row["question"], "date": row["date"],
-                                           "options": row["answer_options"]} for row in rows},
-        "articles": {row["article_id"]: {"headline": row["headline"], "date": row["date"], "passages": row["passages"]}
-                     for row in news},
-    })
+    key = keep(
+        release.key(),
+        {
+            "instances": {
+                row["instance_id"]: {"question": row["question"], "date": row["date"], "options": row["answer_options"]}
+                for row in rows
+            },
+            "articles": {
+                row["article_id"]: {"headline": row["headline"], "date": row["date"], "passages": row["passages"]}
+                for row in news
+            },
+        },
+    )
     docs = [
-        {"benchmark": BENCHMARK, "release": key, "instance_id": row["instance_id"], "question_id": row["question_id"],
-         "question_family_id": row["question_family_id"], "timeline_id": row["timeline_id"],
-         "category": row["category"], "answerable": row["answerable"], "gold_answer_idx": row["gold_answer_idx"],
-         "choices": [str(number) for number in range(1, len(row["answer_options"]) + 1)],
-         "article_ids": row["use_evidence_documents"]}
-        for row in interleaved(rows, lambda r: r["answerable"] == engine.SUFFICIENT, release.seed,
-                               f"{release.config}/{release.split}")
+        {
+            "benchmark": BENCHMARK,
+            "release": key,
+            "instance_id": row["instance_id"],
+            "question_id": row["question_id"],
+            "question_family_id": row["question_family_id"],
+            "timeline_id": row["timeline_id"],
+            "category": row["category"],
+            "answerable": row["answerable"],
+            "gold_answer_idx": row["gold_answer_idx"],
+            "choices": [str(number) for number in range(1, len(row["answer_options"]) + 1)],
+            "article_ids": row["use_evidence_documents"],
+        }
+        for row in interleaved(
+            rows, lambda r: r["answerable"] == engine.SUFFICIENT, release.seed, f"{release.config}/{release.split}"
+        )
     ]
     if not docs:
         raise TaskSetupError(f"neoqa {release.config}/{release.split} has no instances")
@@ -137,8 +177,9 @@ def prompt(doc: Mapping[str, Any]) -> str:
     instance = release["instances"][doc["instance_id"]]
     articles = "\n\n".join(_article(n, release["articles"][i]) for n, i in enumerate(doc["article_ids"], 1))
     numbered = "\n".join(f"{n}. {option}" for n, option in enumerate(instance["options"], 1))
-    return template("neoqa").format(articles=articles, question=instance["question"], date=instance["date"],
-                                    options=numbered)
+    return template("neoqa").format(
+        articles=articles, question=instance["question"], date=instance["date"], options=numbered
+    )
 
 
 def multiple_choice_prompt(doc: Mapping[str, Any]) -> str:
@@ -166,7 +207,8 @@ def read_choices(responses: Iterable[str], docs: Sequence[Mapping[str, Any]]) ->
 
 def _scored(doc: Mapping[str, Any], prediction: int | None) -> dict[str, Any]:
     return {key: doc[key] for key in ("instance_id", "category", "answerable", "gold_answer_idx")} | {
-        "prediction": prediction}
+        "prediction": prediction
+    }
 
 
 def score_multiple_choice(doc: Mapping[str, Any], results: Sequence[tuple[float, bool]]) -> dict[str, Any]:
@@ -209,8 +251,9 @@ def withheld(instance: Instance) -> tuple:
     """The request's arguments with the prompt replaced by a marker: instance id and the prompt's sha256."""
     context, *rest = instance.arguments
     digest = hashlib.sha256(context.encode()).hexdigest()[:16]
-    marker = (f"[NeoQA prompt withheld from logs (CC BY-ND 4.0): instance {instance.doc['instance_id']}, "
-              f"sha256 {digest}]")
+    marker = (
+        f"[NeoQA prompt withheld from logs (CC BY-ND 4.0): instance {instance.doc['instance_id']}, sha256 {digest}]"
+    )
     return (marker, *rest)
 
 

@@ -1,4 +1,5 @@
-"""Document order for lm-eval tasks: seeded, and such that any prefix (`--limit N`) mixes answerable and must-deflect rows.
+"""Document order for lm-eval tasks: seeded, and such that any prefix (`--limit N`) mixes answerable and
+must-deflect rows.
 
 lm_eval's `--limit N` evaluates the first N documents. Rows grouped by question, or all answerable rows
 first, would give a prefix with one side only, and ADTScore and the unified score would be undefined.

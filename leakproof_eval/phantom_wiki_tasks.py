@@ -1,9 +1,11 @@
-"""PhantomWiki as lm-eval tasks: a universe from `--metadata`, the paper's prompts, answers read and scored by `builders.metrics`.
+"""PhantomWiki as lm-eval tasks: a universe from `--metadata`, the paper's prompts, answers read and scored by
+`builders.metrics`.
 
 Tasks (YAML in `tasks/`): `phantom_wiki_questions` (the whole corpus in context, the paper's ZeroShot),
 `phantom_wiki_instances` and `phantom_wiki_rag` (documents in context, answer or deflect; unanswerable
 variants included unless `phantom_wiki_unanswerable` is 0), their `_cite` variants (answer with document
-numbers), and `phantom_wiki_mc` (the instances as multiple choice, "Unanswerable" among the options). Metadata keys (all optional, defaults in the YAML):
+numbers), and `phantom_wiki_mc` (the instances as multiple choice, "Unanswerable" among the options).
+Metadata keys (all optional, defaults in the YAML):
 `phantom_wiki_config` (a universe name such as `n500_s1` or `n50_d10_s3`), `phantom_wiki_size`,
 `phantom_wiki_seed`, `phantom_wiki_depth` (override those parts of the name), `phantom_wiki_<knob>` for
 every dataset setting (`instance_documents`, `distractors`, `document_format`, `retrieval_k`, ...) and
@@ -14,14 +16,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
 from builders import metrics
-from builders.metrics import read_response
 from builders.evidence import render
+from builders.metrics import read_response
 from builders.phantomwiki.config import ConfigError, Settings, format_name, parse_name, settings_from, universe_name
 
 from . import TaskSetupError
@@ -31,12 +32,23 @@ from .texts import keep, template, texts
 PREFIX = "phantom_wiki_"
 BENCHMARK = "phantom_wiki"
 MAX_IN_CONTEXT_PEOPLE = 5000
-"""`phantom_wiki_questions` puts the whole corpus in every prompt: above this (about 2.5M characters) no model reads it."""
+"""`phantom_wiki_questions` puts the whole corpus in every prompt: above this (about 2.5M characters) no model reads
+it."""
 _NAME_PARTS = ("size", "seed", "depth")
-_OTHER_KEYS = ("config", "cache_dir", *_NAME_PARTS)
+RESOLVED = "resolved"
+"""The metadata key the tasks fill in (never read): the universe's canonical name and every setting used, so
+lm_eval's results file says which universe was evaluated, whatever the other keys were."""
+_OTHER_KEYS = ("config", "cache_dir", RESOLVED, *_NAME_PARTS)
 SUFFICIENT = "sufficient"
 EVIDENCE_METRICS: tuple[str, ...] = (
-    "accuracy_answerable", "accuracy_deflection", "adt_score", "unified_score", "precision", "recall", "f1", "exact_match",
+    "accuracy_answerable",
+    "accuracy_deflection",
+    "adt_score",
+    "unified_score",
+    "precision",
+    "recall",
+    "f1",
+    "exact_match",
 )
 CITATION_METRICS: tuple[str, ...] = ("citation_precision", "citation_recall")
 
@@ -63,19 +75,21 @@ class Universe:
         """The rows of one subset, through `phantom_wiki.load_dataset` (and so through the `datasets` cache)."""
         import phantom_wiki
 
-        rows = phantom_wiki.load_dataset(f"{self.name}_{subset}", split="test", cache_dir=self.cache_dir,
-                                          **dict(self.knobs))
+        rows = phantom_wiki.load_dataset(
+            f"{self.name}_{subset}", split="test", cache_dir=self.cache_dir, **dict(self.knobs)
+        )
         return rows.to_list()
 
 
 def universe_from(metadata: Mapping[str, Any]) -> Universe:
     """The universe the `phantom_wiki_*` metadata keys describe; anything wrong is a one-line TaskSetupError."""
-    ours = {key[len(PREFIX):]: value for key, value in metadata.items() if key.startswith(PREFIX)}
+    ours = {key[len(PREFIX) :]: value for key, value in metadata.items() if key.startswith(PREFIX)}
     known = sorted({*Settings.knobs(), *_OTHER_KEYS})
     unknown = sorted(set(ours) - set(known))
     if unknown:
-        raise TaskSetupError(f"unknown metadata key {PREFIX}{unknown[0]}; the keys are "
-                             + ", ".join(PREFIX + key for key in known))
+        raise TaskSetupError(
+            f"unknown metadata key {PREFIX}{unknown[0]}; the keys are " + ", ".join(PREFIX + key for key in known)
+        )
     if "config" not in ours:
         raise TaskSetupError(f"metadata has no {PREFIX}config; give a universe name such as n500_s1")
     try:
@@ -83,8 +97,10 @@ def universe_from(metadata: Mapping[str, Any]) -> Universe:
     except ConfigError as error:
         raise TaskSetupError(f"{PREFIX}config: {error}") from None
     if str(ours["config"]).endswith("_" + subset):
-        raise TaskSetupError(f"{PREFIX}config={ours['config']!r}: give the universe without the _{subset} suffix; "
-                             "each task picks its own subset")
+        raise TaskSetupError(
+            f"{PREFIX}config={ours['config']!r}: give the universe without the _{subset} suffix; "
+            "each task picks its own subset"
+        )
     parts = {"size": size, "depth": depth, "seed": seed}
     for part in _NAME_PARTS:
         if part in ours:
@@ -98,6 +114,10 @@ def universe_from(metadata: Mapping[str, Any]) -> Universe:
     except ConfigError as error:
         raise TaskSetupError(f"{PREFIX}{error}") from None
     cache_dir = ours.get("cache_dir")
+    resolved = ours.get(RESOLVED)
+    if isinstance(resolved, dict):  # the YAML's own (mutable) dict: lm_eval writes it into the results' configs
+        resolved.clear()
+        resolved.update({"universe": universe_name(settings), **asdict(settings)})
     return Universe(settings, tuple(sorted(knobs.items())), None if cache_dir is None else str(cache_dir))
 
 
@@ -119,13 +139,22 @@ def load_questions(**metadata: Any) -> Any:
     if universe.settings.size > MAX_IN_CONTEXT_PEOPLE:
         raise TaskSetupError(
             f"phantom_wiki_questions puts the whole corpus in every prompt, which no model reads above "
-            f"{MAX_IN_CONTEXT_PEOPLE} people ({universe.name}); use phantom_wiki_rag or phantom_wiki_instances")
+            f"{MAX_IN_CONTEXT_PEOPLE} people ({universe.name}); use phantom_wiki_rag or phantom_wiki_instances"
+        )
     fmt = universe.settings.document_format
     corpus = "\n\n".join(render(row["article"], fmt).strip() for row in universe.load("corpus"))
     key = keep(universe.key("corpus"), corpus)
     docs = [
-        {"benchmark": BENCHMARK, "universe": key, "id": row["id"], "question": row["question"], "answer": row["answer"],
-         "difficulty": row["difficulty"], "type": row["type"], "is_aggregation_question": row["is_aggregation_question"]}
+        {
+            "benchmark": BENCHMARK,
+            "universe": key,
+            "id": row["id"],
+            "question": row["question"],
+            "answer": row["answer"],
+            "difficulty": row["difficulty"],
+            "type": row["type"],
+            "is_aggregation_question": row["is_aggregation_question"],
+        }
         for row in seeded_order(universe.load("questions"), universe.settings.seed, "questions")
     ]
     return _dataset(docs, f"{universe.name}_questions")
@@ -137,13 +166,24 @@ def _evidence_docs(metadata: Mapping[str, Any], subset: str, cite: bool) -> Any:
     rows = universe.load(subset)
     key = keep(universe.key(subset), {d["title"]: d["text"] for row in rows for d in row["documents"]})
     docs = [
-        {"benchmark": BENCHMARK, "universe": key, "cite": cite, "id": row.get("instance_id", row["question_id"]),
-         "question_id": row["question_id"], "question_family_id": row["question_family_id"],
-         "question": row["question"], "closed_world": row["closed_world"], "unanswerable_kind": row["unanswerable_kind"],
-         "answer": row["answer"],
-         "question_answer": row["question_answer"], "answerable": row["answerable"], "citations": row["citations"],
-         "document_titles": [d["title"] for d in row["documents"]], "difficulty": row["difficulty"],
-         "is_aggregation_question": row["is_aggregation_question"]}
+        {
+            "benchmark": BENCHMARK,
+            "universe": key,
+            "cite": cite,
+            "id": row.get("instance_id", row["question_id"]),
+            "question_id": row["question_id"],
+            "question_family_id": row["question_family_id"],
+            "question": row["question"],
+            "closed_world": row["closed_world"],
+            "unanswerable_kind": row["unanswerable_kind"],
+            "answer": row["answer"],
+            "question_answer": row["question_answer"],
+            "answerable": row["answerable"],
+            "citations": row["citations"],
+            "document_titles": [d["title"] for d in row["documents"]],
+            "difficulty": row["difficulty"],
+            "is_aggregation_question": row["is_aggregation_question"],
+        }
         for row in interleaved(rows, lambda r: r["answerable"] == SUFFICIENT, universe.settings.seed, subset)
     ]
     return _dataset(docs, f"{universe.name}_{subset}")
@@ -168,10 +208,16 @@ def load_mc(**metadata: Any) -> Any:
     """`phantom_wiki_mc`: the evidence instances with their options, numbered from 1 (choices are the numbers)."""
     dataset = _evidence_docs(metadata, "instances", cite=False)
     universe = universe_from(metadata)
-    options = {row["instance_id"]: (row["answer_options"], row["gold_answer_idx"]) for row in universe.load("instances")}
-    return dataset.map(lambda doc: {
-        "answer_options": options[doc["id"]][0], "gold_answer_idx": options[doc["id"]][1],
-        "choices": [str(number) for number in range(1, len(options[doc["id"]][0]) + 1)]})
+    options = {
+        row["instance_id"]: (row["answer_options"], row["gold_answer_idx"]) for row in universe.load("instances")
+    }
+    return dataset.map(
+        lambda doc: {
+            "answer_options": options[doc["id"]][0],
+            "gold_answer_idx": options[doc["id"]][1],
+            "choices": [str(number) for number in range(1, len(options[doc["id"]][0]) + 1)],
+        }
+    )
 
 
 def load_rag_cite(**metadata: Any) -> Any:
@@ -226,6 +272,7 @@ def gold_response(doc: Mapping[str, Any]) -> str:
 
 # --- reading a response (lm_eval filter) -------------------------------------------------------------------------
 
+
 def read_answers(responses: Iterable[str], docs: Sequence[Mapping[str, Any]]) -> list[str]:
     """lm_eval filter for `phantom_wiki_questions`: each response's answer text."""
     return [read_response(response)["answer"] for response in responses]
@@ -240,14 +287,21 @@ def read_predictions(responses: Iterable[str], docs: Sequence[Mapping[str, Any]]
 
 
 def score_question(doc: Mapping[str, Any], results: Sequence[str]) -> dict[str, float]:
-    """Answer precision, recall, F1 and exact match of one question (builders.metrics.answer_scores); lm_eval means them."""
+    """Answer precision, recall, F1 and exact match of one question (builders.metrics.answer_scores); lm_eval means
+    them."""
     return metrics.answer_scores(results[0], doc["answer"])
 
 
 def _scored(doc: Mapping[str, Any], prediction: Mapping[str, Any]) -> dict[str, Any]:
     """What a corpus-level aggregation needs of one document: its gold fields and the prediction."""
-    return {"id": doc["id"], "answerable": doc["answerable"], "unanswerable_kind": doc["unanswerable_kind"],
-            "answer": list(doc["answer"]), "citations": list(doc["citations"]), "prediction": dict(prediction)}
+    return {
+        "id": doc["id"],
+        "answerable": doc["answerable"],
+        "unanswerable_kind": doc["unanswerable_kind"],
+        "answer": list(doc["answer"]),
+        "citations": list(doc["citations"]),
+        "prediction": dict(prediction),
+    }
 
 
 def score_evidence(doc: Mapping[str, Any], results: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
@@ -264,8 +318,16 @@ def score_evidence_cite(doc: Mapping[str, Any], results: Sequence[Mapping[str, A
 
 def evidence_scores(items: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """builders.metrics.instance_scores over the per-document values lm_eval collected."""
-    rows = [{"instance_id": item["id"], "answerable": item["answerable"], "unanswerable_kind": item["unanswerable_kind"],
-             "answer": item["answer"], "citations": item["citations"]} for item in items]
+    rows = [
+        {
+            "instance_id": item["id"],
+            "answerable": item["answerable"],
+            "unanswerable_kind": item["unanswerable_kind"],
+            "answer": item["answer"],
+            "citations": item["citations"],
+        }
+        for item in items
+    ]
     return metrics.instance_scores(rows, {item["id"]: item["prediction"] for item in items})
 
 
@@ -293,8 +355,13 @@ CHOICE_METRICS: tuple[str, ...] = ("adt_score", "accuracy_answerable", "accuracy
 def score_choice(doc: Mapping[str, Any], results: Sequence[tuple[float, bool]]) -> dict[str, dict[str, Any]]:
     """The option with the highest likelihood (the first on ties), for every multiple-choice metric."""
     likelihoods = [likelihood for likelihood, _ in results]
-    item = {"id": doc["id"], "answerable": doc["answerable"], "unanswerable_kind": doc["unanswerable_kind"],
-            "gold_answer_idx": doc["gold_answer_idx"], "prediction": max(range(len(likelihoods)), key=likelihoods.__getitem__)}
+    item = {
+        "id": doc["id"],
+        "answerable": doc["answerable"],
+        "unanswerable_kind": doc["unanswerable_kind"],
+        "gold_answer_idx": doc["gold_answer_idx"],
+        "prediction": max(range(len(likelihoods)), key=likelihoods.__getitem__),
+    }
     return {name: item for name in CHOICE_METRICS}
 
 
@@ -302,8 +369,15 @@ def _choice_aggregation(name: str) -> Callable[[Sequence[Mapping[str, Any]]], fl
     """lm_eval aggregation reporting one value of builders.metrics.choice_scores."""
 
     def aggregate(items: Sequence[Mapping[str, Any]]) -> float:
-        rows = [{"instance_id": item["id"], "answerable": item["answerable"], "unanswerable_kind": item["unanswerable_kind"],
-                 "gold_answer_idx": item["gold_answer_idx"]} for item in items]
+        rows = [
+            {
+                "instance_id": item["id"],
+                "answerable": item["answerable"],
+                "unanswerable_kind": item["unanswerable_kind"],
+                "gold_answer_idx": item["gold_answer_idx"],
+            }
+            for item in items
+        ]
         return metrics.choice_scores(rows, {item["id"]: item["prediction"] for item in items})[name]
 
     aggregate.__name__ = aggregate.__qualname__ = f"mc_{name}"

@@ -25,8 +25,10 @@ def texts(key: str) -> Any:
     try:
         return _TEXTS[key]
     except KeyError:
-        raise KeyError(f"no texts loaded for {key!r}: documents of these tasks are built by the task's own loader "
-                       "in the same process") from None
+        raise KeyError(
+            f"no texts loaded for {key!r}: documents of these tasks are built by the task's own loader "
+            "in the same process"
+        ) from None
 
 
 @cache

@@ -42,9 +42,16 @@ def _step(messages: Sequence[dict[str, Any]], tools: Sequence[dict[str, Any]] | 
 def _reply(tool: str, argument: str, step: int, tools: Sequence[dict[str, Any]] | None) -> dict[str, Any]:
     """One action in the mode's format."""
     if tools:
-        arguments = {"answer": [a for a in argument.split(",") if a]} if tool == "Finish" else {
-            ("entity" if tool == "RetrieveArticle" else "attribute"): argument}
-        call = {"id": f"call_{step}", "type": "function", "function": {"name": tool, "arguments": json.dumps(arguments)}}
+        arguments = (
+            {"answer": [a for a in argument.split(",") if a]}
+            if tool == "Finish"
+            else {("entity" if tool == "RetrieveArticle" else "attribute"): argument}
+        )
+        call = {
+            "id": f"call_{step}",
+            "type": "function",
+            "function": {"name": tool, "arguments": json.dumps(arguments)},
+        }
         return {"message": {"role": "assistant", "content": None, "tool_calls": [call]}, "usage": {}}
     text = f" I follow the plan. Action {step + 1}: {tool}[{argument}]"
     return {"message": {"role": "assistant", "content": text}, "usage": {}}
@@ -60,8 +67,12 @@ class OracleModel:
             plan += [("RetrieveArticle", title) for title in task.required]
             self.plans[task.question] = plan + [("Finish", ",".join(task.gold))]
 
-    def complete(self, messages: Sequence[dict[str, Any]], tools: Sequence[dict[str, Any]] | None = None,
-                 stop: Sequence[str] | None = None) -> dict[str, Any]:
+    def complete(
+        self,
+        messages: Sequence[dict[str, Any]],
+        tools: Sequence[dict[str, Any]] | None = None,
+        stop: Sequence[str] | None = None,
+    ) -> dict[str, Any]:
         plan = self.plans[_question(messages)]
         step = min(_step(messages, tools), len(plan) - 1)
         return _reply(*plan[step], step, tools)
@@ -73,8 +84,12 @@ class RandomWalkModel:
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
 
-    def complete(self, messages: Sequence[dict[str, Any]], tools: Sequence[dict[str, Any]] | None = None,
-                 stop: Sequence[str] | None = None) -> dict[str, Any]:
+    def complete(
+        self,
+        messages: Sequence[dict[str, Any]],
+        tools: Sequence[dict[str, Any]] | None = None,
+        stop: Sequence[str] | None = None,
+    ) -> dict[str, Any]:
         question = _question(messages)
         step = _step(messages, tools)
         seen = self._names(messages, tools) or _NAME.findall(question) or ["Nobody"]
@@ -90,6 +105,8 @@ class RandomWalkModel:
             observed = [str(m.get("content") or "") for m in messages if m.get("role") == "tool"]
             last = observed[-1] if observed else ""
         else:  # the scratchpad after the examples: its last observation, if any
-            _, found, last = str(messages[-1].get("content") or "").split(_EXAMPLES_END)[-1].rpartition("\nObservation ")
+            _, found, last = (
+                str(messages[-1].get("content") or "").split(_EXAMPLES_END)[-1].rpartition("\nObservation ")
+            )
             last = last if found else ""
         return _NAME.findall(last)

@@ -23,22 +23,38 @@ def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m phantom_wiki agent",
         description="Run an agent with the paper's tools (RetrieveArticle, Search, Finish) over every question of a "
-                    "universe, against an OpenAI-compatible chat endpoint or a baseline without weights; write one "
-                    "trajectory per question (trajectories.jsonl, resumable) and scores.json, and print the scores.")
+        "universe, against an OpenAI-compatible chat endpoint or a baseline without weights; write one "
+        "trajectory per question (trajectories.jsonl, resumable) and scores.json, and print the scores.",
+    )
     p.add_argument("config", help="the universe, e.g. n500_s1 or n5000_d10_s3")
     p.add_argument("--base-url", help="the endpoint, e.g. http://127.0.0.1:8000/v1 (vLLM, llama.cpp's server, OpenAI)")
-    p.add_argument("--model", required=True,
-                   help="the model name the endpoint serves; without --base-url, a baseline: oracle or random-walk")
-    p.add_argument("--mode", choices=MODES, default="react",
-                   help="react: the paper's Thought/Action/Observation text protocol; tools: native function calling")
-    p.add_argument("--tools", choices=tuple(INVALID), default="atomic",
-                   help="atomic: RetrieveArticle and Search (the paper's); bm25: Search by title or BM25, and Lookup")
+    p.add_argument(
+        "--model",
+        required=True,
+        help="the model name the endpoint serves; without --base-url, a baseline: oracle or random-walk",
+    )
+    p.add_argument(
+        "--mode",
+        choices=MODES,
+        default="react",
+        help="react: the paper's Thought/Action/Observation text protocol; tools: native function calling",
+    )
+    p.add_argument(
+        "--tools",
+        choices=tuple(INVALID),
+        default="atomic",
+        help="atomic: RetrieveArticle and Search (the paper's); bm25: Search by title or BM25, and Lookup",
+    )
     p.add_argument("--max-steps", type=int, default=50, help="model calls per question at most (the paper's 50)")
     p.add_argument("--limit", type=int, help="run the first N questions only")
     p.add_argument("--concurrency", type=int, default=1, help="questions run at once")
     p.add_argument("--out", required=True, help="folder for trajectories.jsonl and scores.json (a rerun resumes)")
-    p.add_argument("--api-key-env", default="OPENAI_API_KEY", metavar="VAR",
-                   help="environment variable holding the API key (default OPENAI_API_KEY; none is fine locally)")
+    p.add_argument(
+        "--api-key-env",
+        default="OPENAI_API_KEY",
+        metavar="VAR",
+        help="environment variable holding the API key (default OPENAI_API_KEY; none is fine locally)",
+    )
     p.add_argument("--seed", type=int, default=0, help="the random walk's seed")
     return p
 
@@ -55,10 +71,12 @@ def main(argv: list[str]) -> int:
         if args.config.endswith("_" + subset):
             raise ConfigError(f"agent works on a whole universe: give {args.config.removesuffix('_' + subset)!r}")
         if not args.base_url and args.model not in BASELINES:
-            raise ConfigError(f"give --base-url for model {args.model!r}, or --model {' or '.join(BASELINES)} "
-                              "to run a baseline without weights")
+            raise ConfigError(
+                f"give --base-url for model {args.model!r}, or --model {' or '.join(BASELINES)} "
+                "to run a baseline without weights"
+            )
         generated = generate(settings_from(args.config)[0])
-        tasks = tasks_of(generated)[:args.limit]
+        tasks = tasks_of(generated)[: args.limit]
         model: Model
         if args.base_url:
             model = ChatClient(args.base_url, args.model, api_key=os.environ.get(args.api_key_env) or None)
@@ -74,8 +92,17 @@ def main(argv: list[str]) -> int:
             if done == total or done % 50 == 0:
                 print(f"... {done}/{total} questions", file=sys.stderr, flush=True)
 
-        summary = run(model, Corpus.from_generated(generated), tasks, out, args.mode, args.tools, args.max_steps,
-                      args.concurrency, progress)
+        summary = run(
+            model,
+            Corpus.from_generated(generated),
+            tasks,
+            out,
+            args.mode,
+            args.tools,
+            args.max_steps,
+            args.concurrency,
+            progress,
+        )
     except (ConfigError, EndpointError) as error:
         print(f"phantom_wiki agent: {error}", file=sys.stderr)
         return 2

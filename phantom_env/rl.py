@@ -54,10 +54,15 @@ class Level:
 @lru_cache(maxsize=1)
 def curriculum() -> tuple[Level, ...]:
     """The curriculum levels, easiest first (data/curriculum.tsv)."""
-    rows = [line.split("\t") for line in CURRICULUM_FILE.read_text(encoding="utf-8").splitlines()
-            if line and not line.startswith("#")]
-    return tuple(Level(int(level), int(size), int(depth), easy == "yes", int(distractors))
-                 for level, size, depth, easy, distractors in rows)
+    rows = [
+        line.split("\t")
+        for line in CURRICULUM_FILE.read_text(encoding="utf-8").splitlines()
+        if line and not line.startswith("#")
+    ]
+    return tuple(
+        Level(int(level), int(size), int(depth), easy == "yes", int(distractors))
+        for level, size, depth, easy, distractors in rows
+    )
 
 
 @dataclass(frozen=True)
@@ -77,15 +82,29 @@ def _world(config: str, easy_mode: bool) -> _World:
     settings = settings_from(config, easy_mode=easy_mode)[0]
     generated = generate(settings, with_questions=False)
     kinship = Kinship(generated.universe)
-    return _World(generated, kinship, Solver(kinship), RequiredSets(generated.universe),
-                  tuple(generate_templates(settings.depth)), {a.title: a.article for a in generated.articles})
+    return _World(
+        generated,
+        kinship,
+        Solver(kinship),
+        RequiredSets(generated.universe),
+        tuple(generate_templates(settings.depth)),
+        {a.title: a.article for a in generated.articles},
+    )
 
 
 class PhantomWikiDataset:
-    """`size` verifiable questions over one universe, indexable and iterable; item i depends on (settings, seed, i) only."""
+    """`size` verifiable questions over one universe, indexable and iterable; item i depends on (settings, seed, i)
+    only."""
 
-    def __init__(self, config: str = "n500_d10_s1", seed: int = 0, size: int = 500, distractors: int = 0,
-                 easy_mode: bool = False, level: int | None = None) -> None:
+    def __init__(
+        self,
+        config: str = "n500_d10_s1",
+        seed: int = 0,
+        size: int = 500,
+        distractors: int = 0,
+        easy_mode: bool = False,
+        level: int | None = None,
+    ) -> None:
         if size < 0 or distractors < 0:
             raise ConfigError(f"size={size} and distractors={distractors} must be at least 0")
         settings, subset = settings_from(config, easy_mode=easy_mode)
@@ -130,7 +149,7 @@ class PhantomWikiDataset:
         closed_world = closed_world_statement(universe, query)
         titles = required
         if self.distractors:
-            taken, chosen = set(required), []
+            taken, chosen = set(required), list[str]()
             wanted = min(self.distractors, len(universe) - len(required))
             while len(chosen) < wanted:
                 name = universe.names[below(rng, len(universe))]
@@ -142,10 +161,19 @@ class PhantomWikiDataset:
             "question": " ".join(part for part in (closed_world, text) if part),
             "answer": ", ".join(answers),
             "metadata": {
-                "source_dataset": "phantom_wiki", "universe": self.config, "seed": self.seed, "index": index,
-                "level": self.level_number, "answers": answers, "query": query, "answer_variable": template.answer,
-                "template": template.text, "hops": template.hops, "difficulty": difficulty(query),
-                "required_titles": required, "closed_world": closed_world,
+                "source_dataset": "phantom_wiki",
+                "universe": self.config,
+                "seed": self.seed,
+                "index": index,
+                "level": self.level_number,
+                "answers": answers,
+                "query": query,
+                "answer_variable": template.answer,
+                "template": template.text,
+                "hops": template.hops,
+                "difficulty": difficulty(query),
+                "required_titles": required,
+                "closed_world": closed_world,
                 "documents": [{"title": t, "text": world.texts[t]} for t in titles] if self.distractors else [],
             },
         }
@@ -190,8 +218,12 @@ def _completion_text(completion: Any) -> str:
     return str(completion)
 
 
-def reward(completions: Sequence[Any], answer: Sequence[Any] | None = None, metadata: Sequence[Any] | None = None,
-           **columns: Any) -> list[float]:
+def reward(
+    completions: Sequence[Any],
+    answer: Sequence[Any] | None = None,
+    metadata: Sequence[Any] | None = None,
+    **columns: Any,
+) -> list[float]:
     """A reward function with the signature TRL's GRPOTrainer calls: `reward(completions=..., **dataset_columns)`.
 
     The dataset's `answer` column (and, when present, `metadata`) gives the gold answers of each completion.

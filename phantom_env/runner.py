@@ -43,8 +43,12 @@ TRAJECTORIES = "trajectories.jsonl"
 class Model(Protocol):
     """A chat model: an endpoint client or a baseline."""
 
-    def complete(self, messages: Sequence[dict[str, Any]], tools: Sequence[dict[str, Any]] | None = None,
-                 stop: Sequence[str] | None = None) -> dict[str, Any]:
+    def complete(
+        self,
+        messages: Sequence[dict[str, Any]],
+        tools: Sequence[dict[str, Any]] | None = None,
+        stop: Sequence[str] | None = None,
+    ) -> dict[str, Any]:
         """The assistant's next message and the usage the server reports."""
 
 
@@ -73,7 +77,9 @@ class Task:
 def tasks_of(generated: Generated) -> list[Task]:
     """Every question of a generated universe as a task, in question order."""
     required = RequiredSets(generated.universe)
-    return [Task(q.id, q.question, list(q.answer), list(q.query), required.titles(q.query)) for q in generated.questions]
+    return [
+        Task(q.id, q.question, list(q.answer), list(q.query), required.titles(q.query)) for q in generated.questions
+    ]
 
 
 @cache
@@ -82,8 +88,9 @@ def prompt(name: str) -> str:
     return (PROMPTS / f"{name}.txt").read_text(encoding="utf-8").rstrip("\n")
 
 
-def run_episode(model: Model, corpus: Corpus, task: Task, mode: str = "tools", variant: str = "atomic",
-                max_steps: int = 50) -> dict[str, Any]:
+def run_episode(
+    model: Model, corpus: Corpus, task: Task, mode: str = "tools", variant: str = "atomic", max_steps: int = 50
+) -> dict[str, Any]:
     """One question from start to Finish (or to the step limit): the trajectory, scored."""
     episode = Episode(corpus, variant)
     state = _State()
@@ -95,9 +102,19 @@ def run_episode(model: Model, corpus: Corpus, task: Task, mode: str = "tools", v
         raise ValueError(f"unknown mode {mode!r}; expected one of {', '.join(MODES)}")
     scores = answer_scores(state.answer or [], task.gold)
     return {
-        "id": task.id, "question": task.question, "gold": task.gold, "mode": mode, "tools": variant,
-        "answer": state.answer, "finished": state.finished, "steps": state.steps, "tool_calls": state.calls,
-        "minimum_calls": task.minimum_calls, "messages": state.messages, "usage": state.usage, **scores,
+        "id": task.id,
+        "question": task.question,
+        "gold": task.gold,
+        "mode": mode,
+        "tools": variant,
+        "answer": state.answer,
+        "finished": state.finished,
+        "steps": state.steps,
+        "tool_calls": state.calls,
+        "minimum_calls": task.minimum_calls,
+        "messages": state.messages,
+        "usage": state.usage,
+        **scores,
     }
 
 
@@ -166,8 +183,9 @@ def _run_react(model: Model, episode: Episode, task: Task, max_steps: int, state
             state.finish(observation.answer)
             break
         scratchpad += f"\nThought {step}: {written}\nObservation {step}: {observation.text}"
-    state.messages.insert(0, {"role": "user", "content": prompt("react").format(question=task.question,
-                                                                               scratchpad=scratchpad)})
+    state.messages.insert(
+        0, {"role": "user", "content": prompt("react").format(question=task.question, scratchpad=scratchpad)}
+    )
 
 
 def read_trajectories(path: Path) -> dict[str, dict[str, Any]]:
@@ -183,8 +201,17 @@ def read_trajectories(path: Path) -> dict[str, dict[str, Any]]:
     return done
 
 
-def run(model: Model, corpus: Corpus, tasks: Sequence[Task], out: Path, mode: str = "tools", variant: str = "atomic",
-        max_steps: int = 50, concurrency: int = 1, progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+def run(
+    model: Model,
+    corpus: Corpus,
+    tasks: Sequence[Task],
+    out: Path,
+    mode: str = "tools",
+    variant: str = "atomic",
+    max_steps: int = 50,
+    concurrency: int = 1,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, Any]:
     """Run every task not yet in `out/trajectories.jsonl`, append each trajectory as it ends, and score them all."""
     out.mkdir(parents=True, exist_ok=True)
     path = out / TRAJECTORIES
@@ -220,19 +247,30 @@ def summarise(trajectories: Sequence[dict[str, Any]]) -> dict[str, Any]:
     calls = sum(len(t["tool_calls"]) for t in trajectories)
     minimum = sum(t["minimum_calls"] for t in trajectories)
     return {
-        "questions": count, "finished": sum(t["finished"] for t in trajectories),
-        "precision": mean("precision"), "recall": mean("recall"), "f1": mean("f1"), "exact_match": mean("exact_match"),
+        "questions": count,
+        "finished": sum(t["finished"] for t in trajectories),
+        "precision": mean("precision"),
+        "recall": mean("recall"),
+        "f1": mean("f1"),
+        "exact_match": mean("exact_match"),
         "tool_calls_per_question": calls / count if count else float("nan"),
         "minimum_calls_per_question": minimum / count if count else float("nan"),
-        "retrieve_calls": sum(1 for t in trajectories for c in t["tool_calls"] if c["tool"] in ("RetrieveArticle", "Search")),
+        "retrieve_calls": sum(
+            1 for t in trajectories for c in t["tool_calls"] if c["tool"] in ("RetrieveArticle", "Search")
+        ),
     }
 
 
 def table(summary: dict[str, Any]) -> str:
     """The summary as a markdown table."""
-    rows = [("questions", f"{summary['questions']}"), ("finished", f"{summary['finished']}"),
-            ("F1", f"{summary['f1']:.3f}"), ("exact match", f"{summary['exact_match']:.3f}"),
-            ("precision", f"{summary['precision']:.3f}"), ("recall", f"{summary['recall']:.3f}"),
-            ("tool calls per question", f"{summary['tool_calls_per_question']:.2f}"),
-            ("minimum per question", f"{summary['minimum_calls_per_question']:.2f}")]
+    rows = [
+        ("questions", f"{summary['questions']}"),
+        ("finished", f"{summary['finished']}"),
+        ("F1", f"{summary['f1']:.3f}"),
+        ("exact match", f"{summary['exact_match']:.3f}"),
+        ("precision", f"{summary['precision']:.3f}"),
+        ("recall", f"{summary['recall']:.3f}"),
+        ("tool calls per question", f"{summary['tool_calls_per_question']:.2f}"),
+        ("minimum per question", f"{summary['minimum_calls_per_question']:.2f}"),
+    ]
     return "\n".join(["| metric | value |", "|---|---:|", *(f"| {name} | {value} |" for name, value in rows)])

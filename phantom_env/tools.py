@@ -34,7 +34,8 @@ NO_SEARCH = "No articles contain the requested attribute. Please try searching f
 NO_BM25 = "No article found with BM25 search."
 NO_CURRENT = "No article currently loaded. Please search for an article first."
 INVALID = {
-    "atomic": "Invalid action. Valid actions are RetrieveArticle[{{entity}}], Search[{{attribute}}], and Finish[{{answer}}].",
+    "atomic": "Invalid action. Valid actions are RetrieveArticle[{{entity}}], Search[{{attribute}}], and "
+    "Finish[{{answer}}].",
     "bm25": "Invalid action. Valid actions are Search[{{attribute}}], Lookup[{{keyword}}], and Finish[{{answer}}].",
 }
 BM25_K = 2  # the reference's search_title_bm25 default
@@ -42,14 +43,26 @@ _SENTENCE_END = re.compile(r"(?<=\.)\s+(?=\S)")
 _ACTION = re.compile(r"(\w+)\[(.*?)\]", re.DOTALL)
 
 _DESCRIPTIONS = {
-    "RetrieveArticle": ("Retrieve the article about a person by its exact title (case-insensitive).", "entity",
-                        "The person's full name, e.g. Aida Wang."),
-    "Search": ("Search every article for a text and list the titles of the articles that contain it.", "attribute",
-               "The text to look for, e.g. a hobby or an occupation."),
-    "SearchBM25": ("Retrieve the article with this exact title, or else the two articles BM25 ranks highest for it.",
-                   "entity", "A person's full name, or words to search for."),
-    "Lookup": ("The next sentence of the current article that holds the keyword, with two sentences either side.",
-               "keyword", "The word or words to find."),
+    "RetrieveArticle": (
+        "Retrieve the article about a person by its exact title (case-insensitive).",
+        "entity",
+        "The person's full name, e.g. Aida Wang.",
+    ),
+    "Search": (
+        "Search every article for a text and list the titles of the articles that contain it.",
+        "attribute",
+        "The text to look for, e.g. a hobby or an occupation.",
+    ),
+    "SearchBM25": (
+        "Retrieve the article with this exact title, or else the two articles BM25 ranks highest for it.",
+        "entity",
+        "A person's full name, or words to search for.",
+    ),
+    "Lookup": (
+        "The next sentence of the current article that holds the keyword, with two sentences either side.",
+        "keyword",
+        "The word or words to find.",
+    ),
 }
 
 
@@ -59,7 +72,8 @@ def format_pred(text: str) -> str:
 
 
 def parse_action(text: str) -> tuple[str, str] | None:
-    """(tool, argument) of the first `Tool[argument]` in a model's text, the argument lower-cased as the reference does."""
+    """(tool, argument) of the first `Tool[argument]` in a model's text, the argument lower-cased as the reference
+    does."""
     match = _ACTION.search(text)
     return (match.group(1), match.group(2).lower()) if match else None
 
@@ -105,7 +119,9 @@ class Corpus:
         while at != -1:
             position = bisect.bisect_right(self._starts, at) - 1
             found.append(position)
-            at = self._haystack.find(needle, self._starts[position + 1] if position + 1 < len(self._starts) else len(self._haystack))
+            at = self._haystack.find(
+                needle, self._starts[position + 1] if position + 1 < len(self._starts) else len(self._haystack)
+            )
         return found
 
     def bm25(self, text: str, k: int) -> list[int]:
@@ -125,7 +141,8 @@ class Observation:
 
 
 class Episode:
-    """The tools of one episode (one question): stateless atomic tools, and Lookup's current article for the BM25 variant."""
+    """The tools of one episode (one question): stateless atomic tools, and Lookup's current article for the BM25
+    variant."""
 
     def __init__(self, corpus: Corpus, variant: str = "atomic") -> None:
         if variant not in INVALID:
@@ -171,7 +188,7 @@ class Episode:
         for i in range(last + 1, len(self._sentences)):
             if keyword.lower() in self._sentences[i].lower():
                 self._lookup = (keyword, i)
-                return format_pred(" ".join(self._sentences[max(0, i - 2):i + 3]))
+                return format_pred(" ".join(self._sentences[max(0, i - 2) : i + 3]))
         self._lookup = (keyword, last)
         if last == -1:
             return f"No occurrences of '{keyword}' found in the current article."
@@ -200,17 +217,32 @@ def schemas(variant: str = "atomic") -> list[dict[str, Any]]:
     out = []
     for name in tool_names(variant):
         if name == "Finish":
-            description = ("Answer the question and end. Give every answer; an empty list if you cannot find one, "
-                           "or the count for a 'How many' question.")
-            parameters = {"type": "object", "properties": {"answer": {
-                "type": "array", "items": {"type": "string"}, "description": "The answers, e.g. [\"Ann Lee\", \"Bo Li\"]."}},
-                "required": ["answer"]}
+            description = (
+                "Answer the question and end. Give every answer; an empty list if you cannot find one, "
+                "or the count for a 'How many' question."
+            )
+            parameters = {
+                "type": "object",
+                "properties": {
+                    "answer": {
+                        "type": "array",
+                        "items": {"type": "string"},
+                        "description": 'The answers, e.g. ["Ann Lee", "Bo Li"].',
+                    }
+                },
+                "required": ["answer"],
+            }
         else:
             key = "SearchBM25" if (name == "Search" and variant == "bm25") else name
             description, argument, help_text = _DESCRIPTIONS[key]
-            parameters = {"type": "object", "properties": {argument: {"type": "string", "description": help_text}},
-                          "required": [argument]}
-        out.append({"type": "function", "function": {"name": name, "description": description, "parameters": parameters}})
+            parameters = {
+                "type": "object",
+                "properties": {argument: {"type": "string", "description": help_text}},
+                "required": [argument],
+            }
+        out.append(
+            {"type": "function", "function": {"name": name, "description": description, "parameters": parameters}}
+        )
     return out
 
 

@@ -56,7 +56,10 @@ def disjoint_first_names(female: dict[str, float], male: dict[str, float]) -> tu
     male_names = [name for name in male if name not in to_female | tied]
     size = min(len(female_names), len(male_names))
     report = {
-        "shared": len(shared), "to female": len(to_female), "to male": len(to_male), "tied, dropped": sorted(tied),
+        "shared": len(shared),
+        "to female": len(to_female),
+        "to male": len(to_male),
+        "tied, dropped": sorted(tied),
         "kept per gender": size,
     }
     return female_names[:size], male_names[:size], report
@@ -70,13 +73,17 @@ def main(argv: list[str] | None = None) -> int:
     """Command-line entry point: scripts/build_names.py CENSUS_DIR [--out OUT_DIR]."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("census_dir", type=Path, help="directory holding the census dist.* files")
-    parser.add_argument("--out", type=Path, default=VOCAB, help="output directory (default: builders/phantomwiki/vocab)")
+    parser.add_argument(
+        "--out", type=Path, default=VOCAB, help="output directory (default: builders/phantomwiki/vocab)"
+    )
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     read = {}
     for src_name in (FEMALE, MALE, SURNAMES):
         read[src_name], dropped = convert(args.census_dir / src_name, src_name == SURNAMES)
-        print(f"{src_name}: read {len(read[src_name])}, dropped {len(dropped)}" + (f" {dropped[:10]}" if dropped else ""))
+        print(
+            f"{src_name}: read {len(read[src_name])}, dropped {len(dropped)}" + (f" {dropped[:10]}" if dropped else "")
+        )
     female, male, report = disjoint_first_names(read[FEMALE], read[MALE])
     print(f"first names on both lists: {report}")
     for src_name, names in ((FEMALE, female), (MALE, male), (SURNAMES, list(read[SURNAMES]))):

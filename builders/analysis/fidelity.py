@@ -90,7 +90,15 @@ def couples(universe: Universe) -> dict[tuple[int, ...], list[int]]:
 
 def _years(universe: Universe, a: int, b: int) -> float:
     """dob(b) - dob(a) in years."""
-    return (ordinal(universe.dob[b]) - ordinal(universe.dob[a])) / DAYS_PER_YEAR
+    return (ordinal(_dob(universe, b)) - ordinal(_dob(universe, a))) / DAYS_PER_YEAR
+
+
+def _dob(universe: Universe, person: int) -> str:
+    """A person's date of birth; a universe without one (an imported v1 program may lack it) has no figures."""
+    dob = universe.dob[person]
+    if dob is None:
+        raise ValueError(f"{universe.names[person]} has no date of birth: fidelity figures need every one")
+    return dob
 
 
 def universe_figures(
@@ -112,7 +120,7 @@ def universe_figures(
         for person, name in enumerate(universe.names):
             first = name.split(" ", 1)[0]
             crossed += first in (male_set if universe.female[person] else female_set)
-            years.append(int(universe.dob[person][:4]))
+            years.append(int(_dob(universe, person)[:4]))
         for child, parents in enumerate(universe.parents):
             parent_gaps += [_years(universe, parent, child) for parent in parents]
         for (a, b), children in couples(universe).items():

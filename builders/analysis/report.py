@@ -17,8 +17,11 @@ def summary(generated: Generated, written: dict[str, int], seconds: float) -> st
         f"articles   {len(generated.articles)}",
         f"questions  {len(generated.questions)} "
         f"({sum(q.is_aggregation_question for q in generated.questions)} counting)",
-        "difficulty " + "  ".join(f"{d}:{c}" for d, c in sorted(Counter(q.difficulty for q in generated.questions).items())),
+        "difficulty "
+        + "  ".join(f"{d}:{c}" for d, c in sorted(Counter(q.difficulty for q in generated.questions).items())),
         "rows       " + "  ".join(f"{subset}={count}" for subset, count in written.items()),
-        "time       " + "  ".join(f"{stage}={t:.2f}s" for stage, t in generated.timings.items()) + f"  total={seconds:.2f}s",
+        "time       "
+        + "  ".join(f"{stage}={t:.2f}s" for stage, t in generated.timings.items())
+        + f"  total={seconds:.2f}s",
     ]
     return "\n".join(lines)

@@ -30,12 +30,16 @@ def read_questions(path: str | Path) -> list[dict]:
         try:
             data = [json.loads(line) for line in text.splitlines() if line.strip()]
         except json.JSONDecodeError as error:
-            raise ValueError(f"{path}: neither a JSON list nor JSON lines of questions ({error.msg}, line {error.lineno})") from None
+            raise ValueError(
+                f"{path}: neither a JSON list nor JSON lines of questions ({error.msg}, line {error.lineno})"
+            ) from None
     if isinstance(data, dict):
         data = [data]
     for row in data:
         if not isinstance(row, dict) or "prolog" not in row or "answer" not in row:
-            raise ValueError(f"{path}: every question needs 'prolog' (query, answer) and 'answer' fields, as v1 writes them")
+            raise ValueError(
+                f"{path}: every question needs 'prolog' (query, answer) and 'answer' fields, as v1 writes them"
+            )
     return data
 
 

@@ -11,11 +11,20 @@ from collections.abc import Callable, Mapping
 from dataclasses import fields
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from .. import __version__
 from ..export import FORMATS as EXPORT_FORMATS
 from ..phantomwiki.config import (
-    DEFAULT_SUBSET, EXAMPLES, GRAMMAR, RANGES, SUBSETS, ConfigError, Settings, parse_name, settings_from,
+    DEFAULT_SUBSET,
+    EXAMPLES,
+    GRAMMAR,
+    RANGES,
+    SUBSETS,
+    ConfigError,
+    Settings,
+    parse_name,
+    settings_from,
 )
 
 SETTINGS_FILE = Path(__file__).with_name("settings.tsv")
@@ -28,15 +37,17 @@ SUBSET_TEXT = {
     "rag": "each question with its BM25 top-k articles and whether they suffice",
 }
 
-DESCRIPTION = ("PhantomWiki: fictional universes, their articles and multi-hop questions with exact answers, made "
-               "afresh from a configuration name. Generate a universe's subsets to files, publish universes for the "
-               "Hub, list the names and settings, export a universe to Prolog, re-solve v1 questions, run an agent, "
-               "or find the lm-evaluation-harness tasks.")
+DESCRIPTION = (
+    "PhantomWiki: fictional universes, their articles and multi-hop questions with exact answers, made "
+    "afresh from a configuration name. Generate a universe's subsets to files, publish universes for the "
+    "Hub, list the names and settings, export a universe to Prolog, re-solve v1 questions, run an agent, "
+    "or find the lm-evaluation-harness tasks."
+)
 
 GRAMMAR_TEXT = f"""configuration names: {GRAMMAR}
   n5000_s1              5,000 people, seed 1, question depth 20 (the paper's), the questions subset
   n500_d10_s3_corpus    500 people, seed 3, depth 10, the corpus subset
-  subsets: {', '.join(SUBSETS)} (default {DEFAULT_SUBSET}); other settings are options (see `list`)"""
+  subsets: {", ".join(SUBSETS)} (default {DEFAULT_SUBSET}); other settings are options (see `list`)"""
 
 Face = Callable[[list[str]], int]
 """A command a layer above adds (agent, tasks-path): it takes the rest of the command line, returns the exit code."""
@@ -45,8 +56,11 @@ Face = Callable[[list[str]], int]
 @lru_cache(maxsize=1)
 def setting_texts() -> dict[str, tuple[str, str]]:
     """setting -> (stage it shapes: universe, questions or instances; what it does), from settings.tsv."""
-    rows = [line.split("\t") for line in SETTINGS_FILE.read_text(encoding="utf-8").splitlines()
-            if line and not line.startswith("#")]
+    rows = [
+        line.split("\t")
+        for line in SETTINGS_FILE.read_text(encoding="utf-8").splitlines()
+        if line and not line.startswith("#")
+    ]
     return {name: (stage, text) for name, stage, text in rows}
 
 
@@ -67,19 +81,27 @@ def _knob_arguments(parser: argparse.ArgumentParser, stages: tuple[str, ...]) ->
         if isinstance(default, bool):
             group.add_argument(flag, dest=knob, action="store_true", help=help_text)
         else:
-            group.add_argument(flag, dest=knob, type=type(default), default=default, metavar=type(default).__name__.upper(),
-                               help=help_text.replace("%", "%%"))
+            group.add_argument(
+                flag,
+                dest=knob,
+                type=type(default),
+                default=default,
+                metavar=type(default).__name__.upper(),
+                help=help_text.replace("%", "%%"),
+            )
 
 
-def _knobs(args: argparse.Namespace) -> dict[str, object]:
+def _knobs(args: argparse.Namespace) -> dict[str, Any]:
     return {knob: getattr(args, knob) for knob in Settings.knobs() if hasattr(args, knob)}
 
 
 def _settings(args: argparse.Namespace) -> Settings:
     _, _, _, subset = parse_name(args.config)
     if args.config.endswith("_" + subset):
-        raise ConfigError(f"{args.command} works on a whole universe: give {args.config.removesuffix('_' + subset)!r} "
-                          f"without the _{subset} suffix" + (" (choose subsets with --subsets)" if args.command == "generate" else ""))
+        raise ConfigError(
+            f"{args.command} works on a whole universe: give {args.config.removesuffix('_' + subset)!r} "
+            f"without the _{subset} suffix" + (" (choose subsets with --subsets)" if args.command == "generate" else "")
+        )
     return settings_from(args.config, **_knobs(args))[0]
 
 
@@ -101,8 +123,9 @@ def _generate(args: argparse.Namespace) -> int:
     out = _out_folder(args.out)
     taken = [f"{subset}.{args.format}" for subset in subsets if (out / f"{subset}.{args.format}").exists()]
     if taken and not args.overwrite:
-        raise ConfigError(f"--out {out} already holds {', '.join(taken)}; pass --overwrite to replace them, "
-                          "or give another folder")
+        raise ConfigError(
+            f"--out {out} already holds {', '.join(taken)}; pass --overwrite to replace them, or give another folder"
+        )
     start = time.perf_counter()
     with_questions, with_articles, stages = engine.stages_of(subsets)
     with StageBar(args.config, stages) as bar:
@@ -138,8 +161,10 @@ def _out_folder(path: str) -> Path:
 def _passphrase(args: argparse.Namespace) -> str | None:
     """The passphrase from --passphrase-file or --passphrase-env; never from the command line itself."""
     if args.passphrase is not None:
-        raise ConfigError("never give a passphrase on the command line (shell history and `ps` show it); "
-                          "use --passphrase-file FILE or --passphrase-env VAR")
+        raise ConfigError(
+            "never give a passphrase on the command line (shell history and `ps` show it); "
+            "use --passphrase-file FILE or --passphrase-env VAR"
+        )
     if args.passphrase_file and args.passphrase_env:
         raise ConfigError("give the passphrase once: --passphrase-file or --passphrase-env, not both")
     if args.passphrase_file:
@@ -168,9 +193,19 @@ def _publish(args: argparse.Namespace) -> int:
 
     start = time.perf_counter()
     release = publish(
-        args.configs, args.out, subsets=args.subsets, encrypt=args.encrypt, passphrase=_passphrase(args),
-        passphrase_in_card=args.passphrase_in_card, repo_id=args.repo_id, private=args.private,
-        revision=args.revision, gated=args.gated, replace=args.replace, progress=_timed_lines(start), **_knobs(args),
+        args.configs,
+        args.out,
+        subsets=args.subsets,
+        encrypt=args.encrypt,
+        passphrase=_passphrase(args),
+        passphrase_in_card=args.passphrase_in_card,
+        repo_id=args.repo_id,
+        private=args.private,
+        revision=args.revision,
+        gated=args.gated,
+        replace=args.replace,
+        progress=_timed_lines(start),
+        **_knobs(args),
     )
     manifest = release.manifest
     for name in manifest.config_names():
@@ -178,8 +213,10 @@ def _publish(args: argparse.Namespace) -> int:
         size = sum(entry.size for entry in entries)
         print(f"{name:<28} {manifest.rows(name):>10,} rows  {len(entries)} file(s)  {size:>14,} bytes")
     kind = "encrypted (cc-by-nd-4.0)" if manifest.encryption else "plain Parquet (cc-by-4.0)"
-    print(f"{kind}, leakproof-qa {manifest.package_version}, code {manifest.code_digest}; "
-          f"{time.perf_counter() - start:.1f} s")
+    print(
+        f"{kind}, leakproof-qa {manifest.package_version}, code {manifest.code_digest}; "
+        f"{time.perf_counter() - start:.1f} s"
+    )
     if release.folder is not None:
         print(f"wrote {release.folder} (README.md, manifest.json and the shards)")
     if release.commit_url:
@@ -229,60 +266,96 @@ def _resolve(args: argparse.Namespace) -> int:
 
 FACE_HELP = {
     "agent": "run an agent with the paper's tools over a universe's questions against an OpenAI-compatible "
-             "endpoint (python -m phantom_wiki agent --help)",
+    "endpoint (python -m phantom_wiki agent --help)",
     "tasks-path": "print the lm-evaluation-harness task folder, for lm_eval --include_path",
 }
 
 
 def parser(faces: Mapping[str, Face] | None = None) -> argparse.ArgumentParser:
     """The command-line interface; `faces` are the commands the layers above add."""
-    top = argparse.ArgumentParser(prog="python -m phantom_wiki", description=DESCRIPTION, epilog=GRAMMAR_TEXT,
-                                  formatter_class=argparse.RawDescriptionHelpFormatter)
+    top = argparse.ArgumentParser(
+        prog="python -m phantom_wiki",
+        description=DESCRIPTION,
+        epilog=GRAMMAR_TEXT,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     top.add_argument("--version", action="version", version=f"leakproof-qa {__version__}")
     commands = top.add_subparsers(dest="command", required=True, metavar="command")
     everything = ("universe", "questions", "instances")
-    gen = commands.add_parser("generate", help="write a universe's subsets to files (Parquet or JSON lines)",
-                              description="Write a universe's subsets to files (Parquet or JSON lines).",
-                              epilog=GRAMMAR_TEXT, formatter_class=argparse.RawDescriptionHelpFormatter)
+    gen = commands.add_parser(
+        "generate",
+        help="write a universe's subsets to files (Parquet or JSON lines)",
+        description="Write a universe's subsets to files (Parquet or JSON lines).",
+        epilog=GRAMMAR_TEXT,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     gen.add_argument("config", help="a universe, e.g. n5000_s1 or n500_d10_s3 (no subset suffix)")
     gen.add_argument("--out", required=True, help="output folder (created if needed)")
-    gen.add_argument("--subsets", nargs="+", choices=SUBSETS, metavar="SUBSET",
-                     help=f"write only these ({', '.join(SUBSETS)}; default: all five)")
+    gen.add_argument(
+        "--subsets",
+        nargs="+",
+        choices=SUBSETS,
+        metavar="SUBSET",
+        help=f"write only these ({', '.join(SUBSETS)}; default: all five)",
+    )
     gen.add_argument("--format", choices=EXPORT_FORMATS, default="parquet", help="file format (default parquet)")
     gen.add_argument("--overwrite", action="store_true", help="replace the subset files --out already holds")
     _knob_arguments(gen, everything)
-    pub = commands.add_parser("publish", help="write universes as a Hub dataset folder; optionally upload it",
-                              description="Write universes as a Hub dataset folder (Parquet shards, card, manifest); "
-                              "optionally upload it.", epilog=GRAMMAR_TEXT,
-                              formatter_class=argparse.RawDescriptionHelpFormatter)
+    pub = commands.add_parser(
+        "publish",
+        help="write universes as a Hub dataset folder; optionally upload it",
+        description="Write universes as a Hub dataset folder (Parquet shards, card, manifest); optionally upload it.",
+        epilog=GRAMMAR_TEXT,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     pub.add_argument("configs", nargs="+", metavar="config", help="universes, e.g. n5000_s1 n500_d10_s3")
     pub.add_argument("--out", help="release folder (new, empty, or an earlier release); needed unless --repo-id")
-    pub.add_argument("--subsets", nargs="+", choices=SUBSETS, metavar="SUBSET",
-                     help=f"publish only these ({', '.join(SUBSETS)}; default: all five)")
+    pub.add_argument(
+        "--subsets",
+        nargs="+",
+        choices=SUBSETS,
+        metavar="SUBSET",
+        help=f"publish only these ({', '.join(SUBSETS)}; default: all five)",
+    )
     pub.add_argument("--encrypt", action="store_true", help="seal every shard (AES-256-GCM); license cc-by-nd-4.0")
     pub.add_argument("--passphrase-file", help="file holding the passphrase (its first line)")
     pub.add_argument("--passphrase-env", metavar="VAR", help="environment variable holding the passphrase")
     pub.add_argument("--passphrase", help=argparse.SUPPRESS)  # refused with a one-line error: never on the command line
-    pub.add_argument("--no-passphrase-in-card", dest="passphrase_in_card", action="store_false",
-                     help="leave the passphrase out of the card (default: a public release states it)")
+    pub.add_argument(
+        "--no-passphrase-in-card",
+        dest="passphrase_in_card",
+        action="store_false",
+        help="leave the passphrase out of the card (default: a public release states it)",
+    )
     pub.add_argument("--repo-id", help="upload to this Hub dataset repo (ORG/NAME), created if needed")
     pub.add_argument("--private", action="store_true", help="make the repo private")
     pub.add_argument("--revision", help="upload to this branch (created if needed)")
     pub.add_argument("--gated", choices=("auto", "manual"), help="gate access to the repo")
-    pub.add_argument("--replace", action="store_true",
-                     help="delete configurations the folder or repo holds that this release leaves out")
+    pub.add_argument(
+        "--replace",
+        action="store_true",
+        help="delete configurations the folder or repo holds that this release leaves out",
+    )
     _knob_arguments(pub, everything)
-    commands.add_parser("list", help="list the configuration grammar, the subsets and every setting with its default",
-                        description="List the configuration grammar, the subsets and every setting with its default "
-                        "and range.")
-    pro = commands.add_parser("prolog", help="write a universe as a Prolog program swipl consults",
-                              description="Write a universe as a Prolog program (facts.pl and rules.pl).")
+    commands.add_parser(
+        "list",
+        help="list the configuration grammar, the subsets and every setting with its default",
+        description="List the configuration grammar, the subsets and every setting with its default and range.",
+    )
+    pro = commands.add_parser(
+        "prolog",
+        help="write a universe as a Prolog program swipl consults",
+        description="Write a universe as a Prolog program (facts.pl and rules.pl).",
+    )
     pro.add_argument("config", help="a universe, e.g. n500_s1")
     pro.add_argument("--out", required=True, help="output folder (created if needed)")
     _knob_arguments(pro, ("universe",))
-    res = commands.add_parser("resolve", help="re-solve v1 questions over a v1 universe",
-                              description="Re-solve the reference (v1) implementation's questions over its universe "
-                              "and report which stored answers we reproduce.")
+    res = commands.add_parser(
+        "resolve",
+        help="re-solve v1 questions over a v1 universe",
+        description="Re-solve the reference (v1) implementation's questions over its universe "
+        "and report which stored answers we reproduce.",
+    )
     res.add_argument("--database", required=True, help="v1 facts.pl (or the text of v1's database config)")
     res.add_argument("--questions", required=True, help="v1 questions.json (a JSON list) or JSON lines")
     for name in faces or {}:

@@ -69,8 +69,15 @@ def _document(news_row: dict[str, Any]) -> dict[str, Any]:
 class PreparedSplit:
     """One split of one configuration, validated and assembled; iterate it for the rows."""
 
-    def __init__(self, root: str | Path, name: str, split: str, key: int | str | None, seed: int = 1,
-                 include_documents: bool = True) -> None:
+    def __init__(
+        self,
+        root: str | Path,
+        name: str,
+        split: str,
+        key: int | str | None,
+        seed: int = 1,
+        include_documents: bool = True,
+    ) -> None:
         """Read the split's release files and build its rows (instances by article id)."""
         check_config(name, split)
         check_complete(root, split, key)

@@ -50,7 +50,7 @@ def parse_answer(response: str, options: Sequence[str]) -> int | None:
         if index is not None:
             return index
     for label in reversed(list(_ANSWER_LABEL.finditer(text))):
-        index = _by_text(text[label.end():].split("\n", 1)[0], options)
+        index = _by_text(text[label.end() :].split("\n", 1)[0], options)
         if index is not None:
             return index
     for match in reversed(list(_ANYWHERE.finditer(text))):

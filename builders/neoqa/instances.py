@@ -147,8 +147,9 @@ def families_from_rows(question_rows: Iterable[Mapping[str, Any]]) -> list[Famil
 class InstanceBuilder:
     """Builds the three instance sets for one split; every random choice is seeded per question family."""
 
-    def __init__(self, question_rows: Iterable[Mapping[str, Any]], news_rows: Iterable[Mapping[str, Any]],
-                 seed: int = 1) -> None:
+    def __init__(
+        self, question_rows: Iterable[Mapping[str, Any]], news_rows: Iterable[Mapping[str, Any]], seed: int = 1
+    ) -> None:
         """Index the split's questions and articles."""
         self.seed = seed
         self.articles = articles_from_rows(news_rows)
@@ -181,7 +182,9 @@ class InstanceBuilder:
         chosen: list[dict[str, Any]] = []
         for category in UNANSWERABLE_CATEGORIES:
             pool = sorted(family.children.get(category, []), key=lambda q: q["question_id"])
-            chosen.extend(family_shuffled(self.seed, "children:" + category, family.family_id, pool)[:CHILDREN_PER_CATEGORY])
+            chosen.extend(
+                family_shuffled(self.seed, "children:" + category, family.family_id, pool)[:CHILDREN_PER_CATEGORY]
+            )
         return chosen
 
     def minimal_sufficient_set(self, question: Mapping[str, Any]) -> list[str] | None:
@@ -193,8 +196,9 @@ class InstanceBuilder:
             if not ids or ids in valid:
                 continue
             articles = [self.articles.get(i) for i in ids]
-            if any(a is None or a.timeline_id != question["timeline_id"] or a.date > question["date"]
-                   for a in articles):
+            if any(
+                a is None or a.timeline_id != question["timeline_id"] or a.date > question["date"] for a in articles
+            ):
                 continue
             if is_sufficient(articles, question["evidence_ids"]):  # type: ignore[arg-type]
                 valid.append(ids)
@@ -206,8 +210,9 @@ class InstanceBuilder:
 
         return min(valid, key=preference)  # min is stable: the record's own pick wins ties
 
-    def _instance(self, family: Family, question: Mapping[str, Any], answerable: str,
-                  documents: Sequence[str], **extra: Any) -> dict[str, Any]:
+    def _instance(
+        self, family: Family, question: Mapping[str, Any], answerable: str, documents: Sequence[str], **extra: Any
+    ) -> dict[str, Any]:
         """Assemble one instance row (documents by id; the face attaches their text)."""
         options = self.member_options(family, question)
         gold = question["answer"] if answerable == SUFFICIENT else DEFLECTION_OPTION
@@ -218,9 +223,9 @@ class InstanceBuilder:
             )
         documents = list(documents)
         row = {
-            "instance_id": hashlib.sha256(canonical_json(
-                {"question_id": question["question_id"], "documents": documents}
-            ).encode()).hexdigest(),
+            "instance_id": hashlib.sha256(
+                canonical_json({"question_id": question["question_id"], "documents": documents}).encode()
+            ).hexdigest(),
             "question_family_id": family.family_id,
             "question_id": question["question_id"],
             "parent_question_id": question["parent_question_id"],
@@ -251,8 +256,7 @@ class InstanceBuilder:
             for child in self.sampled_children(family)
         ]
 
-    def _one_removed(self, family: Family, shown: list[str], minimal: list[str],
-                     **extra: Any) -> list[dict[str, Any]]:
+    def _one_removed(self, family: Family, shown: list[str], minimal: list[str], **extra: Any) -> list[dict[str, Any]]:
         """Insufficient variants omitting each minimal-set article in turn (order kept), when truly insufficient."""
         question = family.parent
         variants = []
@@ -261,11 +265,18 @@ class InstanceBuilder:
             missing = unmentioned_items((self.articles[i] for i in remaining), question["evidence_ids"])
             if not missing:  # the rest still (possibly) conveys every required item: not a clean gap
                 continue
-            variants.append(self._instance(
-                family, question, INSUFFICIENT, remaining,
-                sufficient_article_ids=list(minimal), removed_article_ids=[removed],
-                missing_evidence_ids=missing, **extra,
-            ))
+            variants.append(
+                self._instance(
+                    family,
+                    question,
+                    INSUFFICIENT,
+                    remaining,
+                    sufficient_article_ids=list(minimal),
+                    removed_article_ids=[removed],
+                    missing_evidence_ids=missing,
+                    **extra,
+                )
+            )
         return variants
 
     # ------------------------------------------------------------------ the three sets
@@ -287,10 +298,14 @@ class InstanceBuilder:
                 if remaining in variants:  # same articles removed for another item: one instance
                     continue
                 variants[remaining] = self._instance(
-                    family, question, INSUFFICIENT, remaining,
+                    family,
+                    question,
+                    INSUFFICIENT,
+                    remaining,
                     removed_article_ids=[i for i in shown if self.articles[i].mentions(item)],
                     missing_evidence_ids=unmentioned_items(
-                        (self.articles[i] for i in remaining), question["evidence_ids"]),
+                        (self.articles[i] for i in remaining), question["evidence_ids"]
+                    ),
                 )
             rows.extend(variants.values())
             rows.extend(self._with_children(family, sufficient))
@@ -305,7 +320,11 @@ class InstanceBuilder:
                 continue
             shown = family_shuffled(self.seed, "optimal-evidence", family.family_id, minimal)
             sufficient = self._instance(
-                family, family.parent, SUFFICIENT, shown, sufficient_article_ids=list(minimal),
+                family,
+                family.parent,
+                SUFFICIENT,
+                shown,
+                sufficient_article_ids=list(minimal),
             )
             rows.append(sufficient)
             rows.extend(self._one_removed(family, shown, minimal))
@@ -315,7 +334,8 @@ class InstanceBuilder:
     def irrelevant_candidates(self, question: Mapping[str, Any], minimal: Sequence[str]) -> list[Article]:
         """Past articles outside the minimal set that mention none of the required items, in canonical order."""
         return [
-            a for a in self.past_articles(question)
+            a
+            for a in self.past_articles(question)
             if a.article_id not in minimal and not any(a.mentions(i) for i in question["evidence_ids"])
         ]
 
@@ -341,8 +361,7 @@ class InstanceBuilder:
                 extra = {"sufficient_article_ids": list(minimal), "irrelevant_article_ids": irrelevant}
                 sufficient = self._instance(family, question, SUFFICIENT, shown, **extra)
                 rows.append(sufficient)
-                rows.extend(self._one_removed(family, shown, minimal,
-                                              irrelevant_article_ids=irrelevant))
+                rows.extend(self._one_removed(family, shown, minimal, irrelevant_article_ids=irrelevant))
                 rows.extend(self._with_children(family, sufficient))
         return rows
 

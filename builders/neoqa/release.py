@@ -29,7 +29,14 @@ ANSWERABLE_CATEGORIES: tuple[str, ...] = ("multi-hop", "time-span")
 UNANSWERABLE_CATEGORIES: tuple[str, ...] = ("false-premise", "uncertain-specificity")
 CATEGORIES: tuple[str, ...] = ANSWERABLE_CATEGORIES + UNANSWERABLE_CATEGORIES
 ENTITY_TYPES: tuple[str, ...] = (
-    "person", "organization", "location", "product", "art", "building", "event", "miscellaneous",
+    "person",
+    "organization",
+    "location",
+    "product",
+    "art",
+    "building",
+    "event",
+    "miscellaneous",
 )
 DEFAULT_HUB_REPO: str = "mglockner/neoqa"
 MANIFEST: str = "manifest.json"  # written by `python -m neoqa publish`: every file with its size and sha256
@@ -73,8 +80,9 @@ def locate_release_file(root: str | Path, filename: str) -> Path:
     return found[0]
 
 
-def fetch_from_hub(repo_id: str, filenames: Sequence[str], revision: str | None = None,
-                   cache_dir: str | None = None) -> Path:
+def fetch_from_hub(
+    repo_id: str, filenames: Sequence[str], revision: str | None = None, cache_dir: str | None = None
+) -> Path:
     """Download the named release files of a Hub dataset repository and return the local snapshot directory."""
     import huggingface_hub  # imported here: only this path needs the network
 
@@ -104,8 +112,13 @@ def check_manifest(root: Path, filenames: Sequence[str], fix: str) -> Path:
     return root
 
 
-def resolve_source(data_dir: str | Path | None, repo_id: str | None, filenames: Sequence[str],
-                   revision: str | None = None, cache_dir: str | None = None) -> Path:
+def resolve_source(
+    data_dir: str | Path | None,
+    repo_id: str | None,
+    filenames: Sequence[str],
+    revision: str | None = None,
+    cache_dir: str | None = None,
+) -> Path:
     """Return the directory holding the release files: ``data_dir`` as given, or a Hub snapshot of ``repo_id``."""
     if data_dir is not None and repo_id is not None:
         raise ReleaseFormatError("pass either data_dir (local release files) or repo_id (Hub dataset), not both")
@@ -117,8 +130,11 @@ def resolve_source(data_dir: str | Path | None, repo_id: str | None, filenames: 
             )
         return check_manifest(path, filenames, "copy the release files again")
     if repo_id is not None:
-        return check_manifest(fetch_from_hub(repo_id, filenames, revision=revision, cache_dir=cache_dir), filenames,
-                              "re-download them (delete the snapshot from the Hugging Face cache)")
+        return check_manifest(
+            fetch_from_hub(repo_id, filenames, revision=revision, cache_dir=cache_dir),
+            filenames,
+            "re-download them (delete the snapshot from the Hugging Face cache)",
+        )
     raise ReleaseFileNotFoundError(
         "NeoQA needs its release files: pass data_dir=<directory with dev.news.jsonl etc.> "
         f"or repo_id=<Hub dataset holding them, e.g. {DEFAULT_HUB_REPO!r}>"
@@ -149,8 +165,7 @@ def _fail(where: str, message: str) -> ReleaseFormatError:
     return ReleaseFormatError(f"{where}: {message}")
 
 
-def _field(record: Mapping[str, Any], name: str, kind: type | tuple[type, ...], where: str,
-           default: Any = ...) -> Any:
+def _field(record: Mapping[str, Any], name: str, kind: type | tuple[type, ...], where: str, default: Any = ...) -> Any:
     """Return ``record[name]`` checked against ``kind``; missing optional fields give ``default``."""
     if name not in record or record[name] is None:
         if default is ...:
@@ -238,14 +253,18 @@ def question_row(record: Mapping[str, Any], where: str) -> dict[str, Any]:
         raise _fail(where, "field 'all_sufficient_article_id_combinations' should be a list of lists of ids")
     distractors = []
     for distractor in _objects(record, "distractors", where, []):
-        distractors.append({
-            "answer": _text(distractor.get("answer")),
-            "explanation": _text(distractor.get("explanation")),
-            "distractor-sentences": [str(s) for s in distractor.get("distractor-sentences") or []],
-        })
+        distractors.append(
+            {
+                "answer": _text(distractor.get("answer")),
+                "explanation": _text(distractor.get("explanation")),
+                "distractor-sentences": [str(s) for s in distractor.get("distractor-sentences") or []],
+            }
+        )
     evidence_ids = _str_list(record, "evidence_ids", where, [] if category in UNANSWERABLE_CATEGORIES else ...)
     if category in ANSWERABLE_CATEGORIES and not evidence_ids:
-        raise _fail(where, f"{category} question has no evidence_ids; every answerable question names its outline items")
+        raise _fail(
+            where, f"{category} question has no evidence_ids; every answerable question names its outline items"
+        )
     options = [strip_markup(option) for option in _str_list(record, "answer_options", where)]
     answer = strip_markup(_field(record, "answer", str, where))
     if answer not in options:
@@ -278,21 +297,23 @@ def _entity_rows(snapshot: Mapping[str, Any], where: str) -> list[dict[str, Any]
             raise _fail(where, f"named_entities[{entity_type!r}] should be a list of objects")
         for entity in entities:
             known = {"id", "name", "description", "history"}
-            rows.append({
-                "entity_type": entity_type,
-                "id": _field(entity, "id", str, where),
-                "name": _text(entity.get("name")),
-                "description": _text(entity.get("description")),
-                "history": [
-                    {
-                        "created_at": _field(item, "created_at", int, where, -1),
-                        "event_update": _text(item.get("event_update")),
-                        "date": str(item.get("date") or ""),
-                    }
-                    for item in _objects(entity, "history", where, [])
-                ],
-                "properties": _plain_json({k: v for k, v in entity.items() if k not in known}),
-            })
+            rows.append(
+                {
+                    "entity_type": entity_type,
+                    "id": _field(entity, "id", str, where),
+                    "name": _text(entity.get("name")),
+                    "description": _text(entity.get("description")),
+                    "history": [
+                        {
+                            "created_at": _field(item, "created_at", int, where, -1),
+                            "event_update": _text(item.get("event_update")),
+                            "date": str(item.get("date") or ""),
+                        }
+                        for item in _objects(entity, "history", where, [])
+                    ],
+                    "properties": _plain_json({k: v for k, v in entity.items() if k not in known}),
+                }
+            )
     return rows
 
 
@@ -311,17 +332,19 @@ def timeline_row(record: Mapping[str, Any], where: str) -> dict[str, Any]:
             }
             for item in _objects(event, "outline", where)
         ]
-        events.append({
-            "event_id": _field(event, "event_id", str, where),
-            "created_at": _field(event, "created_at", int, where),
-            "date": _date(event, where),
-            "initial_summary": _text(event.get("initial_summary")),
-            "used_named_entities": [
-                {"id": str(entity.get("id")), "new": bool(entity.get("new"))}
-                for entity in _objects(event, "used_named_entities", where, [])
-            ],
-            "outline": outline,
-        })
+        events.append(
+            {
+                "event_id": _field(event, "event_id", str, where),
+                "created_at": _field(event, "created_at", int, where),
+                "date": _date(event, where),
+                "initial_summary": _text(event.get("initial_summary")),
+                "used_named_entities": [
+                    {"id": str(entity.get("id")), "new": bool(entity.get("new"))}
+                    for entity in _objects(event, "used_named_entities", where, [])
+                ],
+                "outline": outline,
+            }
+        )
     snapshots = [
         {
             "created_at": _field(snapshot, "created_at", int, where),
@@ -398,9 +421,12 @@ def check_complete(root: str | Path, split: str, key: int | str | None) -> None:
         orphans = sorted(row["question_id"] for row in questions if row.get("parent_question_id") not in (None, *ids))
         missing = sorted({row["timeline_id"] for row in timelines or ()} - {row["timeline_id"] for row in questions})
         if missing or orphans:
-            what = f"no question about timeline {missing[0]}" if missing else f"question {orphans[0]} without its parent"
-            raise ReleaseFormatError(f"{questions_file} has {what}: the file is cut short or damaged; download the "
-                                     "release again")
+            what = (
+                f"no question about timeline {missing[0]}" if missing else f"question {orphans[0]} without its parent"
+            )
+            raise ReleaseFormatError(
+                f"{questions_file} has {what}: the file is cut short or damaged; download the release again"
+            )
 
 
 def _check_news(timelines: list[dict[str, Any]], news: list[dict[str, Any]], split: str) -> None:
@@ -409,13 +435,17 @@ def _check_news(timelines: list[dict[str, Any]], news: list[dict[str, Any]], spl
     per_event = dict.fromkeys(events, 0)
     for row in news:
         if events.get(row["event_id"]) != row["timeline_id"]:
-            raise ReleaseFormatError(f"{news_file}: article {row['article_id']} belongs to event {row['event_id']}, which "
-                                     f"{release_filename(split, 'timelines')} does not hold; download the release again")
+            raise ReleaseFormatError(
+                f"{news_file}: article {row['article_id']} belongs to event {row['event_id']}, which "
+                f"{release_filename(split, 'timelines')} does not hold; download the release again"
+            )
         per_event[row["event_id"]] += 1
     for timeline in sorted(set(events.values())):
         counts = {event: count for event, count in per_event.items() if events[event] == timeline}
         expected = max(counts.values())
         short = sorted(event for event, count in counts.items() if count < expected)
         if short:
-            raise ReleaseFormatError(f"{news_file} holds {counts[short[0]]} articles of event {short[0]} but {expected} "
-                                     "of the others: the file is cut short or damaged; download the release again")
+            raise ReleaseFormatError(
+                f"{news_file} holds {counts[short[0]]} articles of event {short[0]} but {expected} "
+                "of the others: the file is cut short or damaged; download the release again"
+            )

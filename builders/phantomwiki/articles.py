@@ -63,9 +63,13 @@ def write_article(universe: Universe, person: int) -> Article:
             attribute_lines.append(f"The {attr_table[attr].wording} of {subject} is {value}.")
             facts.append(f'{attr}("{subject}", "{value}")')
     text = (
-        f"# {subject}\n\n## Family\n" + "\n".join(family_lines)
-        + "\n\n## Friends\n" + "\n".join(friend_lines)
-        + "\n\n## Attributes\n" + "\n".join(attribute_lines) + "\n"
+        f"# {subject}\n\n## Family\n"
+        + "\n".join(family_lines)
+        + "\n\n## Friends\n"
+        + "\n".join(friend_lines)
+        + "\n\n## Attributes\n"
+        + "\n".join(attribute_lines)
+        + "\n"
     )
     return Article(subject, text, facts)
 
@@ -98,7 +102,7 @@ def read_article(text: str) -> list[tuple[str, str, str]]:
                 break
         else:
             raise ValueError(f"cannot read {line!r} in the article of {subject}")
-        predicate = phrases[head[len("The "):]]
+        predicate = phrases[head[len("The ") :]]
         values = rest[:-1].split(", ") if predicate not in attributes() else [rest[:-1]]
         statements += [(predicate, subject, value) for value in values]
     return statements

@@ -66,7 +66,7 @@ def check(settings: Settings) -> None:
         raise ConfigError(
             f"{universe_name(settings)} with questions_per_template="
             f"{settings.questions_per_template} needs about {needed / 1e9:,.1f} GB by our measures "
-            f"({BYTES_PER_PERSON / 1000:.1f} kB a person, {BYTES_PER_QUESTION / 1000:.0f} kB a question), more than the "
-            f"{limit / 1e9:,.1f} GB this machine has; choose fewer people or questions, or set "
+            f"({BYTES_PER_PERSON / 1000:.1f} kB a person, {BYTES_PER_QUESTION / 1000:.0f} kB a question), "
+            f"more than the {limit / 1e9:,.1f} GB this machine has; choose fewer people or questions, or set "
             f"{LIMIT_VARIABLE}=off if you know better"
         )

@@ -35,8 +35,10 @@ RANGES: dict[str, tuple[Callable[[Any], bool], str]] = {
     "depth": (lambda v: 4 <= v <= 40, "between 4 and 40 (the grammar needs 4; 20 is the paper's)"),
     "friendship_degree": (lambda v: 0 <= v <= 100, "between 0 and 100"),
     "max_tree_size": (lambda v: v >= 1, "at least 1"),
-    "max_tree_depth": (lambda v: 1 <= v <= 40,
-                       "between 1 and 40 (a tree spans at most max_tree_depth + 1 generations, as in v1)"),
+    "max_tree_depth": (
+        lambda v: 1 <= v <= 40,
+        "between 1 and 40 (a tree spans at most max_tree_depth + 1 generations, as in v1)",
+    ),
     "max_children": (lambda v: v >= 1, "at least 1"),
     "questions_per_template": (lambda v: v >= 0, "at least 0"),
     "instance_layout": (lambda v: v in LAYOUTS, f"one of {', '.join(LAYOUTS)}"),
@@ -123,8 +125,10 @@ def settings_from(name: str, **knobs: object) -> tuple[Settings, str]:
         if key not in allowed:
             raise ConfigError(f"unknown setting {key!r}; the settings are {', '.join(sorted(allowed))}")
         if key in named and value != named[key]:
-            raise ConfigError(f"{key}={value!r} contradicts the configuration name {name!r}, which says {key}={named[key]}")
-    values = {**{k: v for k, v in knobs.items() if k not in named}, **named}
+            raise ConfigError(
+                f"{key}={value!r} contradicts the configuration name {name!r}, which says {key}={named[key]}"
+            )
+    values: dict[str, Any] = {**{k: v for k, v in knobs.items() if k not in named}, **named}
     for f in fields(Settings):
         if f.name not in values:
             continue

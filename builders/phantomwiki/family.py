@@ -81,9 +81,8 @@ def at_most_years_apart(earlier: int, later: int, years: int) -> bool:
 
 def parent_fits(parent_dob: int, child_dob: int) -> bool:
     """A parent is MIN_PARENT_AGE to MAX_PARENT_AGE calendar years older than the child."""
-    return (
-        at_least_years_apart(parent_dob, child_dob, MIN_PARENT_AGE)
-        and at_most_years_apart(parent_dob, child_dob, MAX_PARENT_AGE)
+    return at_least_years_apart(parent_dob, child_dob, MIN_PARENT_AGE) and at_most_years_apart(
+        parent_dob, child_dob, MAX_PARENT_AGE
     )
 
 
@@ -137,7 +136,9 @@ class _TreeGrower:
         while len(self.members) < target and failures < FAILED_TRIES_PER_TREE:
             person = pick(rng, self.members)
             room = target - len(self.members)
-            actions = (self._add_parents, self._add_child) if rng.random() < 0.5 else (self._add_child, self._add_parents)
+            actions = (
+                (self._add_parents, self._add_child) if rng.random() < 0.5 else (self._add_child, self._add_parents)
+            )
             if not any(action(person, room) for action in actions):
                 failures += 1
         return len(self.members)
@@ -202,7 +203,8 @@ class _TreeGrower:
         for _ in range(DATE_TRIES):
             child_dob = self._bell(later + self.parent_gap, self.parent_spread)
             if (
-                parent_fits(later, child_dob) and parent_fits(earlier, child_dob)
+                parent_fits(later, child_dob)
+                and parent_fits(earlier, child_dob)
                 and all(abs(child_dob - day) >= MIN_SIBLING_GAP_DAYS for day in siblings)
             ):
                 break

@@ -8,8 +8,18 @@ from .instances import Evidence, build_instances, build_rag
 from .prolog import program_text
 from .stages import Generated, Progress, complete, generate, generate_universe, planned_stages, timed
 
-__all__ = ["ROWS", "Generated", "Progress", "complete", "generate", "generate_universe", "needs", "planned_stages",
-           "shared_evidence", "stages_of"]
+__all__ = [
+    "ROWS",
+    "Generated",
+    "Progress",
+    "complete",
+    "generate",
+    "generate_universe",
+    "needs",
+    "planned_stages",
+    "shared_evidence",
+    "stages_of",
+]
 
 
 def shared_evidence(generated: Generated) -> Evidence:

@@ -33,6 +33,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
+import numpy as np
+
 from ..evidence import arrange, citations, distractor_counts, document_order, render
 from ..metrics import DEFLECTION
 from ..retrieval import Bm25Index, top_k
@@ -43,8 +45,8 @@ from .kinship import Kinship
 from .options import UNANSWERABLE, OptionMaker, option_text
 from .questions import Question
 from .reading import GENDER_OF_OBJECT, CompiledArticle, Names, Reading, compile_article
-from .required import RequiredSets, Shown, closed_world_statement, proven, starts_from_attribute
 from .relations import relation_bank
+from .required import RequiredSets, Shown, closed_world_statement, proven, starts_from_attribute
 from .solver import Solver, parse_literal
 from .stages import Generated
 from .variants import Variant, VariantMaker
@@ -91,7 +93,8 @@ class Evidence:
         self._walks: dict[str, tuple[set[int], list[str]]] = {}  # question id -> (required set, answers by the rule)
         self._family: set[str] = set()  # ids of the questions with a checked sufficient set
         self._index: Bm25Index | None = None
-        self._scores, self._scores_key = None, None
+        self._scores: np.ndarray | None = None  # BM25 scores of the question last asked, by title position
+        self._scores_key: str | None = None
 
     @property
     def index(self) -> Bm25Index:
@@ -157,7 +160,9 @@ class Evidence:
             problem = "the lenient reader does not derive its answer from its required articles"
         else:
             subjects = [self.compiled(t).subject for t in required]
-            proving = [t for t, p in zip(required, subjects) if proven(shown.without(p), question.query, holders) is not None]
+            proving = [
+                t for t, p in zip(required, subjects) if proven(shown.without(p), question.query, holders) is not None
+            ]
             if proving:
                 problem = f"its answer is proven without the article of {proving[0]}"
         if problem:
@@ -167,7 +172,9 @@ class Evidence:
     def variants(self, question: Question) -> list[Variant]:
         """The unanswerable variants of a question with a sufficient set (call sufficient_set first)."""
         family = self._walk(question)[0]
-        return self.variant_maker.variants(question.id, question.question, question.query, family, self.settings.unanswerable)
+        return self.variant_maker.variants(
+            question.id, question.question, question.query, family, self.settings.unanswerable
+        )
 
     def has_family(self, question: Question) -> bool:
         """Whether a question has unanswerable variants: it starts from a named person and has a sufficient set."""
@@ -187,7 +194,7 @@ class Evidence:
             return []
         if self.settings.distractors == "hard":
             key = question.id
-            if self._scores_key != key:
+            if self._scores is None or self._scores_key != key:
                 query = "\n".join([question.question] + [self.texts[t] for t in evidence])
                 self._scores, self._scores_key = self.index.scores(query), key
             skip = [self.position[t] for t in outside]
@@ -232,8 +239,8 @@ class Evidence:
         while True:
             chosen = self.candidates(question, evidence, need, banned)
             reading = self.reading(list(evidence) + chosen)
-            linked = reading.component(reading.starts(question.query))
-            inside = {t for t in chosen if self.compiled(t).subject in linked}
+            reached = reading.component(reading.starts(question.query))
+            inside = {t for t in chosen if self.compiled(t).subject in reached}
             if not inside:
                 return chosen
             banned |= inside
@@ -314,8 +321,11 @@ def question_instances(evidence: Evidence, question: Question) -> Iterator[dict]
             }
 
 
-def build_instances(generated: Generated, settings: Settings | None = None, evidence: Evidence | None = None) -> list[dict]:
-    """Rows of the `instances` subset for every question of a generated configuration (`evidence` reuses a built one)."""
+def build_instances(
+    generated: Generated, settings: Settings | None = None, evidence: Evidence | None = None
+) -> list[dict]:
+    """Rows of the `instances` subset for every question of a generated configuration (`evidence` reuses a built
+    one)."""
     evidence = evidence or Evidence(generated, settings)
     return [row for question in generated.questions for row in question_instances(evidence, question)]
 
@@ -330,7 +340,9 @@ def build_rag(generated: Generated, settings: Settings | None = None, evidence: 
         cases.append((question, None))
         if evidence.has_family(question):
             cases += [(question, variant) for variant in evidence.variants(question)]
-    hits = evidence.index.retrieve([variant.question if variant else question.question for question, variant in cases], k)
+    hits = evidence.index.retrieve(
+        [variant.question if variant else question.question for question, variant in cases], k
+    )
     rows = []
     made: dict[tuple[str, str], int] = {}
     for (question, variant), found in zip(cases, hits):
@@ -341,14 +353,16 @@ def build_rag(generated: Generated, settings: Settings | None = None, evidence: 
         if variant:
             made[question.id, variant.kind] = made.get((question.id, variant.kind), 0) + 1
             instance_id += f"/{variant.kind}-{made[question.id, variant.kind]}"
-        rows.append({
-            "instance_id": instance_id,
-            **_base_row(evidence, question, variant),
-            "answer": list(question.answer) if sufficient else [DEFLECTION],
-            "answerable": "unanswerable" if variant else "sufficient" if sufficient else "insufficient",
-            "documents": [evidence.document(t) for t in titles],
-            "citations": citations(titles, required) if sufficient else [],
-            "retrieved_titles": titles,
-            "retrieved_sufficient": sufficient,
-        })
+        rows.append(
+            {
+                "instance_id": instance_id,
+                **_base_row(evidence, question, variant),
+                "answer": list(question.answer) if sufficient else [DEFLECTION],
+                "answerable": "unanswerable" if variant else "sufficient" if sufficient else "insufficient",
+                "documents": [evidence.document(t) for t in titles],
+                "citations": citations(titles, required) if sufficient else [],
+                "retrieved_titles": titles,
+                "retrieved_sufficient": sufficient,
+            }
+        )
     return rows

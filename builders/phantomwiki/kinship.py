@@ -7,7 +7,7 @@ derivation of rel(X, Y): the provenance that evidence and sufficiency checks nee
 
 from __future__ import annotations
 
-from .relations import IS_FEMALE, IS_MALE, NOT_NODE, TO_CHILD, TO_FRIEND, TO_PARENT, relations
+from .relations import IS_FEMALE, NOT_NODE, TO_CHILD, TO_FRIEND, TO_PARENT, relations
 from .universe import Universe
 
 Fact = tuple
@@ -46,17 +46,20 @@ class Kinship:
             if op == TO_PARENT:
                 paths = [
                     (path + (p,), facts + (("parent", path[-1], p),) if with_facts else ())
-                    for path, facts in paths for p in parents[path[-1]]
+                    for path, facts in paths
+                    for p in parents[path[-1]]
                 ]
             elif op == TO_CHILD:
                 paths = [
                     (path + (c,), facts + (("parent", c, path[-1]),) if with_facts else ())
-                    for path, facts in paths for c in children[path[-1]]
+                    for path, facts in paths
+                    for c in children[path[-1]]
                 ]
             elif op == TO_FRIEND:
                 paths = [
                     (path + (f,), facts + (("friend", min(path[-1], f), max(path[-1], f)),) if with_facts else ())
-                    for path, facts in paths for f in friends[path[-1]]
+                    for path, facts in paths
+                    for f in friends[path[-1]]
                 ]
             elif op == NOT_NODE:
                 paths = [(path, facts) for path, facts in paths if path[-1] != path[arg]]
@@ -64,7 +67,8 @@ class Kinship:
                 wanted = 1 if op == IS_FEMALE else 0
                 paths = [
                     (path, facts + (("gender", path[-1]),) if with_facts else ())
-                    for path, facts in paths if female[path[-1]] == wanted
+                    for path, facts in paths
+                    if female[path[-1]] == wanted
                 ]
             if not paths:
                 break

@@ -46,13 +46,16 @@ class OptionMaker:
         seen = {frozenset(answer_set(question.answer)), frozenset(answer_set(UNANSWERABLE))}
         near: list[str] = []
 
-        def add(values: Sequence[str]) -> None:
+        def add(held: Sequence[str | None]) -> None:
+            values = [value for value in held if value is not None]  # an imported universe may lack a value
             key = frozenset(answer_set(values))
             if values and key not in seen and len(near) < NEAR_MISSES:
                 seen.add(key)
                 near.append(option_text(values))
 
-        hops = [(i, lit) for i, lit in enumerate(map(parse_literal, question.query)) if lit.kind in ("relation", "count")]
+        hops = [
+            (i, lit) for i, lit in enumerate(map(parse_literal, question.query)) if lit.kind in ("relation", "count")
+        ]
         if hops:  # "Who is the person whose hobby is tango?" has none
             position, literal = hops[0]
             hop = re.compile(rf"(?<![A-Za-z_]){literal.predicate}\(")

@@ -31,7 +31,7 @@ def facts_text(universe: Universe) -> str:
     lines += [f"friend_({names[a]}, {names[b]})." for a, b in universe.friend_pairs()]
     for attr in ("dob", "job", "hobby"):
         values = universe.attribute(attr)
-        lines += [f"{attr}({name}, {quote(values[i])})." for i, name in enumerate(names) if values[i] is not None]
+        lines += [f"{attr}({name}, {quote(value)})." for name, value in zip(names, values) if value is not None]
     return "\n".join(lines) + "\n"
 
 
@@ -79,7 +79,9 @@ def read_universe(text: str) -> Universe:
             if predicate in ("parent", "friend_"):
                 order.setdefault(second, len(order))
     if not order:
-        raise ValueError("no PhantomWiki facts found: expected type/2, gender/2, parent/2, friend_/2, dob/2, job/2, hobby/2")
+        raise ValueError(
+            "no PhantomWiki facts found: expected type/2, gender/2, parent/2, friend_/2, dob/2, job/2, hobby/2"
+        )
     n = len(order)
     names = list(order)
     female = bytearray(n)
@@ -87,7 +89,7 @@ def read_universe(text: str) -> Universe:
         if gender not in ("female", "male"):
             raise ValueError(f"gender({person!r}, {gender!r}): only female and male are supported")
         female[order[person]] = 1 if gender == "female" else 0
-    attrs = {attr: [None] * n for attr in ("dob", "job", "hobby")}
+    attrs: dict[str, list[str | None]] = {attr: [None] * n for attr in ("dob", "job", "hobby")}
     for attr, values in attrs.items():
         for person, value in facts[attr]:
             values[order[person]] = value

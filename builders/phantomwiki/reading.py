@@ -41,8 +41,14 @@ TO_SIBLING, TO_SPOUSE = 10, 11
 Statement = tuple[str, str, str]
 
 GENDER_OF_OBJECT = {
-    "sister": "female", "brother": "male", "mother": "female", "father": "male",
-    "son": "male", "daughter": "female", "wife": "female", "husband": "male",
+    "sister": "female",
+    "brother": "male",
+    "mother": "female",
+    "father": "male",
+    "son": "male",
+    "daughter": "female",
+    "wife": "female",
+    "husband": "male",
 }
 
 
@@ -54,9 +60,11 @@ def reader_steps(steps: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...
     i = 0
     while i < len(steps):
         op, arg = steps[i]
-        pair = steps[i:i + 3]
+        pair = steps[i : i + 3]
         if (
-            len(pair) == 3 and pair[2][0] == NOT_NODE and pair[2][1] == old_nodes
+            len(pair) == 3
+            and pair[2][0] == NOT_NODE
+            and pair[2][1] == old_nodes
             and (op, pair[1][0]) in ((TO_PARENT, TO_CHILD), (TO_CHILD, TO_PARENT))
         ):
             out.append((TO_SIBLING if op == TO_PARENT else TO_SPOUSE, 0))
@@ -223,7 +231,7 @@ class Reading:
 
     def _paths(self, rel: str, person: int) -> set[tuple[int, ...]]:
         empty: tuple[int, ...] = ()
-        paths = {(person,)}
+        paths: set[tuple[int, ...]] = {(person,)}
         for op, arg in reader_paths()[rel]:
             if op == TO_PARENT:
                 paths = {path + (p,) for path in paths for p in self.parents.get(path[-1], empty)}
@@ -252,7 +260,9 @@ class Reading:
             if attribute == "gender":
                 found = {person for person, known in self.gender.items() if known == value}
             else:
-                found = {person for (person, name), known in self.attributes.items() if name == attribute and known == value}
+                found = {
+                    person for (person, name), known in self.attributes.items() if name == attribute and known == value
+                }
             self._holders[key] = found
         return found
 
@@ -265,11 +275,16 @@ class Reading:
                 if lit.inverse:
                     continue
             elif lit.inverse or lit.kind == "count":
-                raise ValueError(f"{lit.predicate}: only the innermost literal may start from a value, only the outermost count")
+                raise ValueError(
+                    f"{lit.predicate}: only the innermost literal may start from a value, only the outermost count"
+                )
             if lit.kind == "relation":
                 values = set().union(*(self.targets(lit.predicate, v) for v in values)) if values else set()
             elif lit.kind == "attribute" and not lit.inverse:
-                found = (self.gender.get(v) if lit.predicate == "gender" else self.attributes.get((v, lit.predicate)) for v in values)
+                found = (
+                    self.gender.get(v) if lit.predicate == "gender" else self.attributes.get((v, lit.predicate))
+                    for v in values
+                )
                 values = {f for f in found if f is not None}
         return values
 

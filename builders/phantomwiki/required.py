@@ -31,7 +31,9 @@ from .relations import DATA_DIR, IS_FEMALE, IS_MALE, NOT_NODE, TO_CHILD, TO_FRIE
 from .solver import Literal, parse_literal
 from .universe import Universe
 
-_GENDER_GIVEN = frozenset({TO_PARENT, TO_CHILD, TO_SIBLING, TO_SPOUSE})  # mother/father, son/daughter, sister/..., wife/...
+_GENDER_GIVEN = frozenset(
+    {TO_PARENT, TO_CHILD, TO_SIBLING, TO_SPOUSE}
+)  # mother/father, son/daughter, sister/..., wife/...
 
 
 class Missing(LookupError):
@@ -49,15 +51,18 @@ def _closed_world_template() -> str:
 
 
 def closed_world_statement(universe: Universe, query: Sequence[str]) -> str:
-    """The sentence that makes an attribute-start question decidable ("Exactly 3 people have the hobby tango."); "" otherwise."""
+    """The sentence that makes an attribute-start question decidable ("Exactly 3 people have the hobby tango."); ""
+    otherwise."""
     first = parse_literal(query[-1])
     if not first.inverse:
         return ""
     value = first.source.strip()[1:-1]
     count = len(_holders(universe, first.predicate, value))
     return _closed_world_template().format(
-        count=count, people="person has" if count == 1 else "people have",
-        attribute=attributes()[first.predicate].wording, value=value,
+        count=count,
+        people="person has" if count == 1 else "people have",
+        attribute=attributes()[first.predicate].wording,
+        value=value,
     )
 
 
@@ -68,7 +73,8 @@ def _holders(universe: Universe, attribute: str, value: str) -> list[int]:
 
 
 class Source(Protocol):
-    """What the rule reads: each person's own lists and attributes, and genders (from the universe or from documents)."""
+    """What the rule reads: each person's own lists and attributes, and genders (from the universe or from
+    documents)."""
 
     def listed(self, op: int, person: int) -> Iterable[int]:
         """The people `person`'s own article lists for one step (parent, child, sibling, spouse, friend)."""
@@ -116,9 +122,13 @@ def evaluate(source: Source, query: Sequence[str]) -> list[str]:
                 reached |= _relation(source, lit.predicate, person)
             frontier = reached
         elif lit.kind == "count":
-            return [str(count) for count in sorted({len(_relation(source, lit.predicate, p)) for p in sorted(frontier)})]
+            return [
+                str(count) for count in sorted({len(_relation(source, lit.predicate, p)) for p in sorted(frontier)})
+            ]
         else:  # an attribute of each person reached, read from their own article
-            return sorted({value for p in sorted(frontier) if (value := source.attribute(p, lit.predicate)) is not None})
+            return sorted(
+                {value for p in sorted(frontier) if (value := source.attribute(p, lit.predicate)) is not None}
+            )
     return sorted(source.name(person) for person in frontier)
 
 
@@ -177,7 +187,8 @@ class Shown:
     @classmethod
     def of(cls, articles: Iterable[CompiledArticle], names: Names) -> Shown:
         """The view of some compiled articles."""
-        own, gender = {}, {}
+        own: dict[int, CompiledArticle] = {}
+        gender: dict[int, str] = {}
         for article in articles:
             own[article.subject] = article
             gender.update(article.genders)

@@ -67,8 +67,9 @@ def generate_universe(settings: Settings) -> Universe:
     )
 
 
-def generate(settings: Settings, with_questions: bool = True, with_articles: bool = True,
-             progress: Progress | None = None) -> Generated:
+def generate(
+    settings: Settings, with_questions: bool = True, with_articles: bool = True, progress: Progress | None = None
+) -> Generated:
     """Run the stages a subset needs; each stage takes the previous stage's plain objects (refused up front when the
     machine cannot hold them: budget.py). `progress` is told each stage's name as it begins."""
     check_memory(settings)
@@ -82,15 +83,23 @@ def generate(settings: Settings, with_questions: bool = True, with_articles: boo
 
 def complete(generated: Generated, with_questions: bool = True, with_articles: bool = True) -> Generated:
     """Add the articles and questions `generated` lacks (so several subsets of one universe share its stages)."""
-    settings, universe, timings, progress = generated.settings, generated.universe, generated.timings, generated.progress
+    settings, universe, timings, progress = (
+        generated.settings,
+        generated.universe,
+        generated.timings,
+        generated.progress,
+    )
     if with_articles and "articles" not in timings:
         with timed(timings, "articles", progress):
             generated.articles = [write_article(universe, person) for person in range(len(universe))]
     if with_questions and "questions" not in timings:
         with timed(timings, "questions", progress):
             generated.questions = sample_questions(
-                generate_templates(settings.depth), Kinship(universe), settings.seed,
-                settings.questions_per_template, settings.easy_mode,
+                generate_templates(settings.depth),
+                Kinship(universe),
+                settings.seed,
+                settings.questions_per_template,
+                settings.easy_mode,
             )
     return generated
 

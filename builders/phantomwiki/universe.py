@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -62,9 +63,9 @@ def build_universe(
     female: bytearray,
     parent_edges: list[tuple[int, int]],
     friend_edges: list[tuple[int, int]],
-    dob: list[str | None],
-    job: list[str | None],
-    hobby: list[str | None],
+    dob: Sequence[str | None],
+    job: Sequence[str | None],
+    hobby: Sequence[str | None],
 ) -> Universe:
     """Assemble adjacency lists from (child, parent) and (person, person) edge lists."""
     n = len(names)
@@ -85,7 +86,7 @@ def build_universe(
         parents=[tuple(p) if p else empty for p in parents],
         children=[tuple(c) if c else empty for c in children],
         friends=[tuple(f) if f else empty for f in friends],
-        dob=dob,
-        job=job,
-        hobby=hobby,
+        dob=list(dob),
+        job=list(job),
+        hobby=list(hobby),
     )

@@ -30,7 +30,10 @@ from .solver import parse_literal
 from .vocabulary import load_vocabulary
 
 KINDS: tuple[str, ...] = (
-    "false_premise_relation", "false_premise_attribute", "nonexistent_person", "uncertain_specificity",
+    "false_premise_relation",
+    "false_premise_attribute",
+    "nonexistent_person",
+    "uncertain_specificity",
 )
 REFUTED, UNKNOWN = "refuted", "unknown"
 PREMISE_ATTRIBUTES: tuple[str, ...] = ("job", "hobby", "dob")
@@ -84,7 +87,9 @@ class VariantMaker:
         self.seed = seed
         self.bank = tuple(bank)
 
-    def variants(self, question_id: str, text: str, query: Sequence[str], family: Collection[int], per_kind: int) -> list[Variant]:
+    def variants(
+        self, question_id: str, text: str, query: Sequence[str], family: Collection[int], per_kind: int
+    ) -> list[Variant]:
         """Up to `per_kind` variants of each kind that applies; `family` = the people of the question's required set."""
         first = parse_literal(query[-1])
         if first.inverse or per_kind <= 0:
@@ -99,8 +104,9 @@ class VariantMaker:
             out += make(rng, text, first, anchor, person, near, per_kind)
         return out
 
-    def _relation(self, rng: random.Random, text: str, first, anchor: str, person: int, near: list[int],
-                  per_kind: int) -> list[Variant]:
+    def _relation(
+        self, rng: random.Random, text: str, first, anchor: str, person: int, near: list[int], per_kind: int
+    ) -> list[Variant]:
         if first.kind != "relation":
             return []
         names = self.universe.names
@@ -113,35 +119,45 @@ class VariantMaker:
         for other in shuffled(rng, candidates)[:per_kind]:
             phrase = wording.format(anchor=anchor, relation=singular, person=names[other])
             question = _replace_last(text, f"the {singular} of {anchor}", phrase)
-            out.append(Variant("false_premise_relation", question,
-                               f'{first.predicate}("{anchor}", "{names[other]}")', REFUTED))
+            out.append(
+                Variant("false_premise_relation", question, f'{first.predicate}("{anchor}", "{names[other]}")', REFUTED)
+            )
         return out
 
-    def _attribute(self, rng: random.Random, text: str, first, anchor: str, person: int, near: list[int],
-                   per_kind: int) -> list[Variant]:
+    def _attribute(
+        self, rng: random.Random, text: str, first, anchor: str, person: int, near: list[int], per_kind: int
+    ) -> list[Variant]:
         out: list[Variant] = []
         used: set[tuple[str, str]] = set()
         for attribute in (shuffled(rng, PREMISE_ATTRIBUTES) * per_kind)[:per_kind]:
             values = self.universe.attribute(attribute)
             wrong = {values[person], None}
-            candidates = sorted({values[p] for p in near} - wrong - {v for a, v in used if a == attribute})
+            held = {value for value in (values[p] for p in near) if value is not None}
+            candidates = sorted(held - wrong - {v for a, v in used if a == attribute})
             for _ in range(ATTEMPTS):  # nobody in the family holds another value: one of anyone's
                 if candidates:
                     break
                 other = values[pick(rng, range(len(values)))]
-                if other not in wrong and (attribute, other) not in used:
+                if other is not None and other not in wrong and (attribute, other) not in used:
                     candidates = [other]
             if not candidates:
                 continue
             value = pick(rng, candidates)
             used.add((attribute, value))
             phrase = wordings()[("false_premise_attribute", attribute)].format(name=anchor, value=value)
-            out.append(Variant("false_premise_attribute", _replace_last(text, anchor, phrase),
-                               f'{attribute}("{anchor}", "{value}")', REFUTED))
+            out.append(
+                Variant(
+                    "false_premise_attribute",
+                    _replace_last(text, anchor, phrase),
+                    f'{attribute}("{anchor}", "{value}")',
+                    REFUTED,
+                )
+            )
         return out
 
-    def _nonexistent(self, rng: random.Random, text: str, first, anchor: str, person: int, near: list[int],
-                     per_kind: int) -> list[Variant]:
+    def _nonexistent(
+        self, rng: random.Random, text: str, first, anchor: str, person: int, near: list[int], per_kind: int
+    ) -> list[Variant]:
         given, surname = anchor.rsplit(" ", 1)
         ids = self.universe.ids
         family_names = sorted({self.universe.names[p].rsplit(" ", 1)[1] for p in near} - {surname})
@@ -159,14 +175,21 @@ class VariantMaker:
             out.append(Variant("nonexistent_person", _replace_last(text, anchor, name), f'person("{name}")', REFUTED))
         return out
 
-    def _uncertain(self, rng: random.Random, text: str, first, anchor: str, person: int, near: list[int],
-                   per_kind: int) -> list[Variant]:
+    def _uncertain(
+        self, rng: random.Random, text: str, first, anchor: str, person: int, near: list[int], per_kind: int
+    ) -> list[Variant]:
         out = []
         pairs = [(predicate, place) for predicate in qualifiers() for place in places()]
         for predicate, place in shuffled(rng, pairs)[:per_kind]:
             phrase = wordings()[("uncertain_specificity", predicate)].format(name=anchor, value=place)
-            out.append(Variant("uncertain_specificity", _replace_last(text, anchor, phrase),
-                               f'{predicate}("{anchor}", "{place}")', UNKNOWN))
+            out.append(
+                Variant(
+                    "uncertain_specificity",
+                    _replace_last(text, anchor, phrase),
+                    f'{predicate}("{anchor}", "{place}")',
+                    UNKNOWN,
+                )
+            )
         return out
 
 
@@ -177,8 +200,13 @@ def _premise_patterns() -> tuple[tuple[str, str, re.Pattern[str]], ...]:
     out = []
     for (kind, key), wording in wordings().items():
         pattern = re.escape(wording)
-        for field, group in (("anchor", f"({_NAME})"), ("person", f"({_NAME})"), ("name", f"({_NAME})"),
-                             ("relation", f"({singular})"), ("value", "(.+?)")):
+        for field, group in (
+            ("anchor", f"({_NAME})"),
+            ("person", f"({_NAME})"),
+            ("name", f"({_NAME})"),
+            ("relation", f"({singular})"),
+            ("value", "(.+?)"),
+        ):
             pattern = pattern.replace(re.escape("{" + field + "}"), group)
         out.append((kind, key, re.compile(pattern)))
     return tuple(out)

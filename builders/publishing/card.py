@@ -9,8 +9,14 @@ from huggingface_hub import DatasetCard, DatasetCardData
 import cards
 
 CARD = "README.md"
-_SIZE_CATEGORIES = ((1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K"), (1_000_000, "100K<n<1M"),
-                    (10_000_000, "1M<n<10M"), (100_000_000, "10M<n<100M"))
+_SIZE_CATEGORIES = (
+    (1_000, "n<1K"),
+    (10_000, "1K<n<10K"),
+    (100_000, "10K<n<100K"),
+    (1_000_000, "100K<n<1M"),
+    (10_000_000, "1M<n<10M"),
+    (100_000_000, "10M<n<100M"),
+)
 
 
 def size_category(rows: int) -> str:
@@ -34,6 +40,7 @@ def hub_configs(names: list[str], default: str, patterns: dict[str, str]) -> lis
 
 def render(template: str, metadata: dict[str, Any], **fields: Any) -> str:
     """Render `cards/{template}`: `metadata` as the card's YAML (through DatasetCardData), `fields` in the prose."""
-    card = DatasetCard.from_template(DatasetCardData(**metadata), template_path=str(cards.path(template)),
-                                     canary=cards.CANARY, **fields)
+    card = DatasetCard.from_template(
+        DatasetCardData(**metadata), template_path=str(cards.path(template)), canary=cards.CANARY, **fields
+    )
     return str(card).rstrip("\n") + "\n"

@@ -15,9 +15,11 @@ class LicenseError(PublishError):
     """Publishing would share data its license does not let us share (NeoQA: CC BY-ND 4.0)."""
 
 
-_REFUSAL = ("refused to publish {what}: {why}; NeoQA data is CC BY-ND 4.0, which allows sharing the release "
-            "verbatim but not adapted material: publish the official encrypted release files as they are "
-            "(python -m neoqa publish --data-dir DIR --repo-id ORG/NAME)")
+_REFUSAL = (
+    "refused to publish {what}: {why}; NeoQA data is CC BY-ND 4.0, which allows sharing the release "
+    "verbatim but not adapted material: publish the official encrypted release files as they are "
+    "(python -m neoqa publish --data-dir DIR --repo-id ORG/NAME)"
+)
 
 
 def refuse(what: str, why: str) -> LicenseError:

@@ -12,6 +12,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Literal
 
 import huggingface_hub
 from huggingface_hub import CommitOperationAdd, CommitOperationDelete, HfApi, snapshot_download
@@ -43,7 +44,7 @@ def bounded_http() -> Iterator[None]:
     seconds = float(os.environ.get(TIMEOUT_VARIABLE) or HUB_TIMEOUT)
     previous = getattr(_http, "_GLOBAL_CLIENT_FACTORY", _http.default_client_factory)
 
-    def bounded() -> object:
+    def bounded() -> Any:
         client = previous()
         client.timeout = _http.httpx2.Timeout(seconds, connect=min(10.0, seconds))
         return client
@@ -75,16 +76,22 @@ class HubRepo:
 
     @contextmanager
     def step(self, what: str) -> Iterator[None]:
-        """Turn any client error during `what` into a one-line PublishError saying what to check (every call bounded)."""
+        """Turn any client error during `what` into a one-line PublishError saying what to check (every call
+        bounded)."""
         try:
             with bounded_http():
                 yield
         except Exception as error:  # HTTP, authentication, network errors and timeouts of the client all end here
             status = getattr(getattr(error, "response", None), "status_code", None)
-            hint = ("set HF_TOKEN or run `hf auth login` with a token that may write to it"
-                    if status in (401, 403) else "check the repo id, your token and the network")
+            hint = (
+                "set HF_TOKEN or run `hf auth login` with a token that may write to it"
+                if status in (401, 403)
+                else "check the repo id, your token and the network"
+            )
             if "Timeout" in type(error).__name__:
-                hint = f"the Hub did not answer in time ({TIMEOUT_VARIABLE}, default {HUB_TIMEOUT:.0f} s); try again later"
+                hint = (
+                    f"the Hub did not answer in time ({TIMEOUT_VARIABLE}, default {HUB_TIMEOUT:.0f} s); try again later"
+                )
             raise PublishError(
                 f"could not {what} of Hub dataset {self.repo_id!r} ({type(error).__name__}: {_first_line(error)}); "
                 f"{hint}"
@@ -108,13 +115,21 @@ class HubRepo:
             CommitOperationAdd(path_in_repo=path, path_or_fileobj=str(folder / path)) for path in files
         ]
         with self.step("commit the release"):
-            info = self.api.create_commit(self.repo_id, operations, commit_message=message, repo_type=REPO_TYPE,
-                                          revision=self.revision)
+            info = self.api.create_commit(
+                self.repo_id, operations, commit_message=message, repo_type=REPO_TYPE, revision=self.revision
+            )
         return info.commit_url
 
 
-def open_repo(repo_id: str, *, private: bool = False, revision: str | None = None, gated: str | None = None,
-              token: str | None = None, endpoint: str | None = None) -> HubRepo:
+def open_repo(
+    repo_id: str,
+    *,
+    private: bool = False,
+    revision: str | None = None,
+    gated: str | None = None,
+    token: str | None = None,
+    endpoint: str | None = None,
+) -> HubRepo:
     """Create the dataset repo if needed and make it private or gated before any data arrives; create the branch.
 
     Called before anything is generated, so a missing token or a wrong repo id fails in seconds, not after the
@@ -128,19 +143,39 @@ def open_repo(repo_id: str, *, private: bool = False, revision: str | None = Non
         repo.api.create_repo(repo_id, repo_type=REPO_TYPE, private=private, exist_ok=True)
     if gated or private:
         with repo.step("update the repository settings"):
-            repo.api.update_repo_settings(repo_id, repo_type=REPO_TYPE, gated=gated, private=True if private else None)
+            gate: Literal["auto", "manual"] | None = "auto" if gated == "auto" else "manual" if gated else None
+            repo.api.update_repo_settings(
+                repo_id, repo_type=REPO_TYPE, gated=gate, private=True if private else None
+            )  # gated was checked above to be one of GATING
     if revision:
         with repo.step(f"create the branch {revision!r}"):
             repo.api.create_branch(repo_id, repo_type=REPO_TYPE, branch=revision, exist_ok=True)
     return repo
 
 
-def download(repo_id: str, patterns: Sequence[str], *, revision: str | None = None, cache_dir: str | Path | None = None,
-             token: str | None = None, endpoint: str | None = None) -> Path:
-    """Download only the files matching `patterns` of a Hub dataset repo; return its snapshot folder (named by commit)."""
+def download(
+    repo_id: str,
+    patterns: Sequence[str],
+    *,
+    revision: str | None = None,
+    cache_dir: str | Path | None = None,
+    token: str | None = None,
+    endpoint: str | None = None,
+) -> Path:
+    """Download only the files matching `patterns` of a Hub dataset repo; return its snapshot folder (named by
+    commit)."""
     try:
-        return Path(snapshot_download(repo_id=repo_id, repo_type=REPO_TYPE, revision=revision, cache_dir=cache_dir,
-                                      allow_patterns=list(patterns), token=token, endpoint=endpoint))
+        return Path(
+            snapshot_download(
+                repo_id=repo_id,
+                repo_type=REPO_TYPE,
+                revision=revision,
+                cache_dir=cache_dir,
+                allow_patterns=list(patterns),
+                token=token,
+                endpoint=endpoint,
+            )
+        )
     except Exception as error:  # not found, gated, offline: the client's errors all end here
         raise ReleaseError(
             f"could not download {', '.join(patterns)} of Hub dataset {repo_id!r} ({type(error).__name__}: "

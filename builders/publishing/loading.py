@@ -39,8 +39,14 @@ class Opened:
     source: str
 
 
-def _locate(source: str | Path, config_name: str, revision: str | None, hub_cache: Path | None, token: str | None,
-            endpoint: str | None) -> tuple[Path, Manifest, str]:
+def _locate(
+    source: str | Path,
+    config_name: str,
+    revision: str | None,
+    hub_cache: Path | None,
+    token: str | None,
+    endpoint: str | None,
+) -> tuple[Path, Manifest, str]:
     """(folder, manifest, how to fix a bad file) for a local release folder or a Hub repository."""
     path = Path(source).expanduser()
     restore(path, f".{path.name}.previous-")  # a publish killed while it replaced this release: put the old one back
@@ -97,14 +103,20 @@ def _check_place(path: Path, entry: Entry) -> None:
     try:
         config_name, rows = shard_place(path)
     except (OSError, ValueError, KeyError) as error:
-        raise ReleaseError(f"{entry.path} is not a readable Parquet shard ({type(error).__name__}); re-publish or "
-                           "re-download the release") from None
+        raise ReleaseError(
+            f"{entry.path} is not a readable Parquet shard ({type(error).__name__}); re-publish or "
+            "re-download the release"
+        ) from None
     if config_name not in (None, entry.config_name):
-        raise ReleaseError(f"{entry.path} holds the rows of {config_name}, not of {entry.config_name}: shards were "
-                           "swapped or renamed; re-publish or re-download the release")
+        raise ReleaseError(
+            f"{entry.path} holds the rows of {config_name}, not of {entry.config_name}: shards were "
+            "swapped or renamed; re-publish or re-download the release"
+        )
     if rows != entry.rows:
-        raise ReleaseError(f"{entry.path} has {rows} rows but {MANIFEST} lists {entry.rows}: the release and its "
-                           "manifest do not match; re-publish or re-download the release")
+        raise ReleaseError(
+            f"{entry.path} has {rows} rows but {MANIFEST} lists {entry.rows}: the release and its "
+            "manifest do not match; re-publish or re-download the release"
+        )
 
 
 def _decrypted(folder: Path, entries: list[Entry], passphrase: str, cache_root: Path, config_name: str) -> list[Path]:
@@ -145,9 +157,17 @@ def _decrypted(folder: Path, entries: list[Entry], passphrase: str, cache_root: 
     return [target / name for name in names]
 
 
-def open_release(source: str | Path, name: str, *, passphrase: str | None = None, cache_root: Path,
-                 revision: str | None = None, hub_cache: Path | None = None, token: str | None = None,
-                 endpoint: str | None = None) -> Opened:
+def open_release(
+    source: str | Path,
+    name: str,
+    *,
+    passphrase: str | None = None,
+    cache_root: Path,
+    revision: str | None = None,
+    hub_cache: Path | None = None,
+    token: str | None = None,
+    endpoint: str | None = None,
+) -> Opened:
     """Check and, if sealed, decrypt configuration `name` of a release; return its local Parquet files."""
     config_name = hub_config_name(name)
     folder, manifest, fix = _locate(source, config_name, revision, hub_cache, token, endpoint)
@@ -156,8 +176,10 @@ def open_release(source: str | Path, name: str, *, passphrase: str | None = None
     rows = sum(entry.rows for entry in entries)
     if not manifest.encryption:
         if passphrase:
-            raise ReleaseError(f"{config_name} of {source} is not encrypted, so it takes no passphrase; leave "
-                               "passphrase out (or point at the encrypted release you meant)")
+            raise ReleaseError(
+                f"{config_name} of {source} is not encrypted, so it takes no passphrase; leave "
+                "passphrase out (or point at the encrypted release you meant)"
+            )
         for entry in entries:
             _check_place(folder / entry.path, entry)
         return Opened(config_name, [folder / entry.path for entry in entries], rows, str(source))

@@ -47,8 +47,18 @@ class Entry:
     @classmethod
     def of(cls, shard: Shard, config_name: str, configuration: str, subset: str, split: str = "test") -> Entry:
         """The entry of a freshly written shard."""
-        return cls(shard.path, config_name, configuration, subset, split, shard.rows, shard.size, shard.sha256,
-                   shard.plaintext_size, shard.plaintext_sha256)
+        return cls(
+            shard.path,
+            config_name,
+            configuration,
+            subset,
+            split,
+            shard.rows,
+            shard.size,
+            shard.sha256,
+            shard.plaintext_size,
+            shard.plaintext_sha256,
+        )
 
 
 @dataclass(frozen=True)
@@ -78,11 +88,17 @@ class Manifest:
     def to_json(self) -> str:
         """The manifest as canonical JSON (sorted keys, two-space indent, final newline)."""
         document = {
-            "format": FORMAT, "format_version": FORMAT_VERSION, "dataset": self.dataset,
-            "package_version": self.package_version, "code_digest": self.code_digest, "encryption": self.encryption,
-            "configurations": self.configurations, "empty": self.empty,
-            "files": [{key: value for key, value in asdict(entry).items() if value is not None}
-                      for entry in self.files],
+            "format": FORMAT,
+            "format_version": FORMAT_VERSION,
+            "dataset": self.dataset,
+            "package_version": self.package_version,
+            "code_digest": self.code_digest,
+            "encryption": self.encryption,
+            "configurations": self.configurations,
+            "empty": self.empty,
+            "files": [
+                {key: value for key, value in asdict(entry).items() if value is not None} for entry in self.files
+            ],
         }
         return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
@@ -111,8 +127,15 @@ class Manifest:
                     f"{FORMAT_VERSION}: upgrade leakproof-qa"
                 )
             files = [_entry(entry, document["dataset"], path) for entry in document["files"]]
-            return cls(document["dataset"], document["package_version"], document["code_digest"],
-                       document["encryption"], files, document.get("configurations", {}), document.get("empty", []))
+            return cls(
+                document["dataset"],
+                document["package_version"],
+                document["code_digest"],
+                document["encryption"],
+                files,
+                document.get("configurations", {}),
+                document.get("empty", []),
+            )
         except (ValueError, KeyError, TypeError) as error:
             if isinstance(error, ReleaseError):
                 raise
@@ -133,20 +156,26 @@ def _entry(raw: Any, dataset: Any, manifest: Path) -> Entry:
     if entry.plaintext_size is not None and (type(entry.plaintext_size) is not int or entry.plaintext_size < 0):
         problems.append("plaintext_size")
     if problems:
-        raise ReleaseError(f"{manifest} lists a file whose {problems[0]} is {getattr(entry, problems[0])!r}; "
-                           "the manifest is damaged or was edited: re-download the release")
+        raise ReleaseError(
+            f"{manifest} lists a file whose {problems[0]} is {getattr(entry, problems[0])!r}; "
+            "the manifest is damaged or was edited: re-download the release"
+        )
     parts = entry.path.split("/")
     safe = len(parts) == 2 and all(_PART.match(part) for part in parts)
     if safe and dataset == "phantom_wiki":
         safe = parts[0] == entry.config_name and bool(_SHARD.match(parts[1]))
     if not safe:
-        raise ReleaseError(f"{manifest} lists {entry.path!r}, which is not a file this release can hold (expected "
-                           "FOLDER/FILE inside the release); refusing to read or delete it: re-download the release")
+        raise ReleaseError(
+            f"{manifest} lists {entry.path!r}, which is not a file this release can hold (expected "
+            "FOLDER/FILE inside the release); refusing to read or delete it: re-download the release"
+        )
     digests = [entry.sha256] + ([entry.plaintext_sha256] if entry.plaintext_sha256 is not None else [])
     names = (entry.config_name, entry.configuration, entry.subset, entry.split)
     if not all(isinstance(d, str) and _HEX.match(d) for d in digests) or not all(_NAME.match(n) for n in names):
-        raise ReleaseError(f"{manifest} lists {entry.path} with a malformed name or sha256; the manifest is damaged "
-                           "or was edited: re-download the release")
+        raise ReleaseError(
+            f"{manifest} lists {entry.path} with a malformed name or sha256; the manifest is damaged "
+            "or was edited: re-download the release"
+        )
     return entry
 
 

@@ -30,6 +30,8 @@ DATASET = "neoqa"
 FOLDER = "data"
 RELEASE_FILES = tuple(release_filename(split, kind) for split in SPLITS for kind in RAW_KINDS)
 CODEC = f"NeoQA release codec: base64 of each JSON line XOR-ed with key % 256 (published key {RELEASE_KEY})"
+
+
 def _first_line(path: Path) -> str:
     with path.open("rb") as handle:
         for raw in handle:
@@ -47,8 +49,9 @@ def check_verbatim(path: Path, split: str, kind: str) -> int:
     try:
         decode_line(first, RELEASE_KEY, where=path.name)
     except ReleaseFormatError:
-        raise refuse(path.name, f"it is not encrypted with the release key {RELEASE_KEY}, so it is not the "
-                                "release's own file") from None
+        raise refuse(
+            path.name, f"it is not encrypted with the release key {RELEASE_KEY}, so it is not the release's own file"
+        ) from None
     try:
         return len(read_rows(path.parent, split, kind, RELEASE_KEY))
     except ReleaseFormatError as error:
@@ -73,34 +76,63 @@ def write_release(data_dir: str | Path, out: str | Path, repo_id: str | None = N
             shutil.copyfile(source, target)
             size, sha256 = file_digest(target)
             entries.append(Entry(f"{FOLDER}/{source.name}", kind, DATASET, kind, split, records, size, sha256))
-    manifest = Manifest(dataset=DATASET, package_version="official release", code_digest="", encryption=CODEC,
-                        files=entries)
+    manifest = Manifest(
+        dataset=DATASET, package_version="official release", code_digest="", encryption=CODEC, files=entries
+    )
     manifest.write(out)
     fixed = cards.metadata("neoqa")
-    metadata = {key: fixed[key] for key in ("pretty_name", "license", "language", "annotations_creators",
-                                              "language_creators", "multilinguality", "source_datasets",
-                                              "task_categories", "tags")}
+    metadata = {
+        key: fixed[key]
+        for key in (
+            "pretty_name",
+            "license",
+            "language",
+            "annotations_creators",
+            "language_creators",
+            "multilinguality",
+            "source_datasets",
+            "task_categories",
+            "tags",
+        )
+    }
     metadata.update(viewer=False, size_categories=[size_category(max(entry.rows for entry in entries))])
-    text = render("neoqa.md", metadata, homepage=fixed["homepage"], repo=repo_id or "<org>/<name>", key=RELEASE_KEY,
-                  files=entries, citation=cards.text("neoqa.bib"), configs=", ".join(CONFIG_NAMES))
+    text = render(
+        "neoqa.md",
+        metadata,
+        homepage=fixed["homepage"],
+        repo=repo_id or "<org>/<name>",
+        key=RELEASE_KEY,
+        files=entries,
+        citation=cards.text("neoqa.bib"),
+        configs=", ".join(CONFIG_NAMES),
+    )
     (out / CARD).write_text(text, encoding="utf-8")
     return out, [entry.path for entry in entries] + [CARD, MANIFEST]
 
 
-def publish(data_dir: Any, out: str | Path | None = None, *, repo_id: str | None = None, private: bool = False,
-            revision: str | None = None, gated: str | None = None, token: str | None = None,
-            endpoint: str | None = None) -> tuple[Path | None, str | None]:
+def publish(
+    data_dir: Any,
+    out: str | Path | None = None,
+    *,
+    repo_id: str | None = None,
+    private: bool = False,
+    revision: str | None = None,
+    gated: str | None = None,
+    token: str | None = None,
+    endpoint: str | None = None,
+) -> tuple[Path | None, str | None]:
     """Publish the release files of `data_dir` verbatim to `out` and/or the Hub; return (folder, commit URL)."""
     if not isinstance(data_dir, (str, os.PathLike)):
-        raise refuse(f"a {type(data_dir).__name__}", "only the release files are published, never decrypted or "
-                     "rebuilt NeoQA rows")
+        raise refuse(
+            f"a {type(data_dir).__name__}",
+            "only the release files are published, never decrypted or rebuilt NeoQA rows",
+        )
     if out is None and repo_id is None:
         raise PublishError("say where to publish: a folder (--out DIR), a Hub repo (--repo-id ORG/NAME), or both")
     with tempfile.TemporaryDirectory(prefix="neoqa-publish-") as scratch:
-        folder, files = write_release(data_dir, Path(out) if out is not None else Path(scratch), repo_id)
+        folder, files = write_release(Path(data_dir), Path(out) if out is not None else Path(scratch), repo_id)
         commit = None
         if repo_id is not None:
             repo = open_repo(repo_id, private=private, revision=revision, gated=gated, token=token, endpoint=endpoint)
             commit = repo.commit(folder, files, "Publish the official NeoQA release files verbatim (CC BY-ND 4.0)")
     return (folder if out is not None else None), commit
-

@@ -29,11 +29,11 @@ from ..phantomwiki.config import SUBSETS, ConfigError, Settings, format_name, pa
 from ..phantomwiki.features import FEATURES
 from .card import CARD, hub_configs, render, size_category
 from .errors import PublishError, refuse
-from .staging import remove_orphans, restore
-from .staging import staging as staging_folder
 from .hub import open_repo
 from .manifest import ENCRYPTION, MANIFEST, Entry, Manifest
 from .shards import MAX_SHARD_BYTES, PLAIN_SUFFIX, SEALED_SUFFIX, shard_schema, write_shards
+from .staging import remove_orphans, restore
+from .staging import staging as staging_folder
 
 DATASET = "phantom_wiki"
 MIN_SHARD_BYTES = 10_000  # smaller shards would hold a row or two each
@@ -171,18 +171,29 @@ def _replace_release(staging: Path, out: Path) -> None:
     shutil.rmtree(previous, ignore_errors=True)
 
 
-def write_release(configurations: Sequence[str], out: str | Path, *, subsets: Iterable[str] | None = None,
-                  passphrase: str | None = None, passphrase_in_card: bool = True, repo_id: str | None = None,
-                  max_shard_bytes: int = MAX_SHARD_BYTES, replace: bool = False, progress: Progress | None = None,
-                  **knobs: object) -> Release:
+def write_release(
+    configurations: Sequence[str],
+    out: str | Path,
+    *,
+    subsets: Iterable[str] | None = None,
+    passphrase: str | None = None,
+    passphrase_in_card: bool = True,
+    repo_id: str | None = None,
+    max_shard_bytes: int = MAX_SHARD_BYTES,
+    replace: bool = False,
+    progress: Progress | None = None,
+    **knobs: object,
+) -> Release:
     """Generate each configuration once and write the chosen subsets, the card and the manifest to `out`.
 
     An earlier release in `out` is replaced; one holding configurations this release leaves out is refused
     unless `replace` is set.
     """
     if isinstance(max_shard_bytes, bool) or not isinstance(max_shard_bytes, int) or max_shard_bytes < MIN_SHARD_BYTES:
-        raise PublishError(f"max_shard_bytes={max_shard_bytes!r} must be a whole number of bytes, at least "
-                           f"{MIN_SHARD_BYTES} (default {MAX_SHARD_BYTES})")
+        raise PublishError(
+            f"max_shard_bytes={max_shard_bytes!r} must be a whole number of bytes, at least "
+            f"{MIN_SHARD_BYTES} (default {MAX_SHARD_BYTES})"
+        )
     universes = _universes(configurations, knobs)
     chosen = _subsets(subsets)
     out = Path(out)
@@ -199,8 +210,9 @@ def write_release(configurations: Sequence[str], out: str | Path, *, subsets: It
         with_questions = any(engine.needs(subset)[0] for subset in chosen)
         with_articles = any(engine.needs(subset)[1] for subset in chosen)
         for universe, settings in universes:
-            generated = engine.generate(settings, with_questions=with_questions, with_articles=with_articles,
-                                        progress=progress)
+            generated = engine.generate(
+                settings, with_questions=with_questions, with_articles=with_articles, progress=progress
+            )
             for subset in _writing_order(chosen):
                 if subset == "database":  # last: the articles, questions and index are freed before its one big row
                     generated.articles, generated.questions = [], []
@@ -210,8 +222,14 @@ def write_release(configurations: Sequence[str], out: str | Path, *, subsets: It
                     progress(f"writing {config}")
                 features = FEATURES[subset]
                 schema = shard_schema(features.arrow_schema, features.to_dict(), cards.CANARY, config)
-                shards = write_shards(engine.ROWS[subset](generated), staging, f"{config}/test", schema,
-                                      passphrase=passphrase, max_bytes=max_shard_bytes)
+                shards = write_shards(
+                    engine.ROWS[subset](generated),
+                    staging,
+                    f"{config}/test",
+                    schema,
+                    passphrase=passphrase,
+                    max_bytes=max_shard_bytes,
+                )
                 entries += [Entry.of(shard, config, universe, subset) for shard in shards]
                 if not shards:
                     empty.append(config)
@@ -220,12 +238,17 @@ def write_release(configurations: Sequence[str], out: str | Path, *, subsets: It
             del generated
         entries.sort(key=lambda e: ([u for u, _ in universes].index(e.configuration), SUBSETS.index(e.subset)))
         if not entries:
-            raise PublishError(f"nothing to publish: every chosen subset has no rows ({', '.join(empty)}); "
-                               "check the settings")
+            raise PublishError(
+                f"nothing to publish: every chosen subset has no rows ({', '.join(empty)}); check the settings"
+            )
         manifest = Manifest(
-            dataset=DATASET, package_version=__version__, code_digest=code_digest(*PHANTOMWIKI_CODE),
-            encryption=ENCRYPTION if passphrase else None, files=entries,
-            configurations={universe: asdict(settings) for universe, settings in universes}, empty=empty,
+            dataset=DATASET,
+            package_version=__version__,
+            code_digest=code_digest(*PHANTOMWIKI_CODE),
+            encryption=ENCRYPTION if passphrase else None,
+            files=entries,
+            configurations={universe: asdict(settings) for universe, settings in universes},
+            empty=empty,
         )
         manifest.write(staging)
         (staging / CARD).write_text(
@@ -244,8 +267,18 @@ def _card(manifest: Manifest, passphrase: str | None, encrypted: bool, repo_id: 
     names = manifest.config_names()
     default = names[0]
     universes = list(manifest.configurations)
-    metadata = {key: fixed[key] for key in ("language", "annotations_creators", "language_creators",
-                                              "multilinguality", "source_datasets", "task_categories", "tags")}
+    metadata = {
+        key: fixed[key]
+        for key in (
+            "language",
+            "annotations_creators",
+            "language_creators",
+            "multilinguality",
+            "source_datasets",
+            "task_categories",
+            "tags",
+        )
+    }
     metadata.update(
         license=fixed["encrypted_license"] if encrypted else fixed["license"],
         pretty_name=f"{fixed['pretty_name']} ({', '.join(universes)})",
@@ -257,24 +290,52 @@ def _card(manifest: Manifest, passphrase: str | None, encrypted: bool, repo_id: 
     else:
         metadata["configs"] = hub_configs(names, default, {name: f"{name}/test-*{suffix}" for name in names})
     configs = [
-        {"name": name, "subset": manifest.entries(name)[0].subset, "rows": manifest.rows(name),
-         "files": len(manifest.entries(name)), "bytes": sum(e.size for e in manifest.entries(name)),
-         "default": name == default}
+        {
+            "name": name,
+            "subset": manifest.entries(name)[0].subset,
+            "rows": manifest.rows(name),
+            "files": len(manifest.entries(name)),
+            "bytes": sum(e.size for e in manifest.entries(name)),
+            "default": name == default,
+        }
         for name in names
     ]
     return render(
-        "phantom_wiki.md", metadata, homepage=fixed["homepage"], version=manifest.package_version,
-        code_digest=manifest.code_digest, encrypted=encrypted, passphrase=passphrase, repo=repo_id or REPO_PLACEHOLDER,
-        default=default, configs=configs, universes=universes, citation=cards.text("phantom_wiki.bib"),
+        "phantom_wiki.md",
+        metadata,
+        homepage=fixed["homepage"],
+        version=manifest.package_version,
+        code_digest=manifest.code_digest,
+        encrypted=encrypted,
+        passphrase=passphrase,
+        repo=repo_id or REPO_PLACEHOLDER,
+        default=default,
+        configs=configs,
+        universes=universes,
+        citation=cards.text("phantom_wiki.bib"),
         settings={u: json.dumps(s, indent=2) for u, s in manifest.configurations.items()},
     )
 
 
-def publish(configurations: Sequence[str], out: str | Path | None = None, *, subsets: Iterable[str] | None = None,
-            encrypt: bool = False, passphrase: str | None = None, passphrase_in_card: bool = True,
-            repo_id: str | None = None, private: bool = False, revision: str | None = None, gated: str | None = None,
-            token: str | None = None, endpoint: str | None = None, max_shard_bytes: int = MAX_SHARD_BYTES,
-            replace: bool = False, progress: Progress | None = None, **knobs: object) -> Release:
+def publish(
+    configurations: Sequence[str],
+    out: str | Path | None = None,
+    *,
+    subsets: Iterable[str] | None = None,
+    encrypt: bool = False,
+    passphrase: str | None = None,
+    passphrase_in_card: bool = True,
+    repo_id: str | None = None,
+    private: bool = False,
+    revision: str | None = None,
+    gated: str | None = None,
+    token: str | None = None,
+    endpoint: str | None = None,
+    max_shard_bytes: int = MAX_SHARD_BYTES,
+    replace: bool = False,
+    progress: Progress | None = None,
+    **knobs: object,
+) -> Release:
     """Write a release folder (`out`, or a temporary one) and, with `repo_id`, upload it to the Hub in one commit.
 
     The release replaces what the folder or the repo (at `revision`) held; if that held configurations this one
@@ -296,21 +357,33 @@ def publish(configurations: Sequence[str], out: str | Path | None = None, *, sub
             progress(f"preparing {repo_id}")
         repo = open_repo(repo_id, private=private, revision=revision, gated=gated, token=token, endpoint=endpoint)
         if not replace:
-            _refuse_dropping(repo.data_configs(), names,
-                             f"Hub dataset {repo_id!r}" + (f" (branch {revision!r})" if revision else ""))
+            _refuse_dropping(
+                repo.data_configs(), names, f"Hub dataset {repo_id!r}" + (f" (branch {revision!r})" if revision else "")
+            )
     temporary = tempfile.TemporaryDirectory(prefix="phantom_wiki-publish-") if out is None else None
     try:
-        folder = Path(temporary.name) / "release" if temporary else Path(out)
-        release = write_release(configurations, folder, subsets=subsets, passphrase=passphrase if encrypt else None,
-                                passphrase_in_card=passphrase_in_card, repo_id=repo_id,
-                                max_shard_bytes=max_shard_bytes, replace=replace, progress=progress, **knobs)
+        folder = Path(temporary.name) / "release" if temporary is not None else Path(str(out))
+        release = write_release(
+            configurations,
+            folder,
+            subsets=subsets,
+            passphrase=passphrase if encrypt else None,
+            passphrase_in_card=passphrase_in_card,
+            repo_id=repo_id,
+            max_shard_bytes=max_shard_bytes,
+            replace=replace,
+            progress=progress,
+            **knobs,
+        )
         if repo is None:
             return release
         if progress:
             progress(f"uploading to {repo_id}")
         manifest = release.manifest
-        message = (f"Publish {', '.join(manifest.configurations)} ({'encrypted, ' if encrypt else ''}"
-                   f"leakproof-qa {manifest.package_version}, code {manifest.code_digest})")
+        message = (
+            f"Publish {', '.join(manifest.configurations)} ({'encrypted, ' if encrypt else ''}"
+            f"leakproof-qa {manifest.package_version}, code {manifest.code_digest})"
+        )
         return Release(None if temporary else folder, manifest, repo.commit(folder, release.files(), message))
     finally:
         if temporary:

@@ -14,12 +14,12 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from encryption.aead_stream import SALT_SIZE, SealWriter
+from encryption.aead_stream import SALT_SIZE, SealWriter, Sink
 
 MAX_SHARD_BYTES = 250 * 1000 * 1000
 ROWS_PER_BATCH = 10_000  # at most; fewer when rows are large (an instance carries 20 articles)
@@ -88,7 +88,7 @@ def shard_salt(name: str) -> bytes:
 class _Digesting:
     """A write-only binary sink that hashes and counts what passes on to `target`."""
 
-    def __init__(self, target: BinaryIO | SealWriter) -> None:
+    def __init__(self, target: Sink) -> None:
         self.target = target
         self.digest = hashlib.sha256()
         self.size = 0
@@ -156,8 +156,16 @@ def _tables(rows: Iterable[dict], schema: pa.Schema, most: int) -> Iterator[pa.T
         yield table
 
 
-def write_shards(rows: Iterable[dict], folder: Path, stem: str, schema: pa.Schema, *, passphrase: str | None = None,
-                 max_bytes: int = MAX_SHARD_BYTES, rows_per_batch: int = ROWS_PER_BATCH) -> list[Shard]:
+def write_shards(
+    rows: Iterable[dict],
+    folder: Path,
+    stem: str,
+    schema: pa.Schema,
+    *,
+    passphrase: str | None = None,
+    max_bytes: int = MAX_SHARD_BYTES,
+    rows_per_batch: int = ROWS_PER_BATCH,
+) -> list[Shard]:
     """Write `rows` to `folder/{stem}-00000-of-0000N{suffix}` shards of at most about `max_bytes` each.
 
     No rows, no shard: `datasets` cannot load a split without rows, so an empty subset is not published.
@@ -185,8 +193,12 @@ def write_shards(rows: Iterable[dict], folder: Path, stem: str, schema: pa.Schem
             step = -(-table.num_rows // pieces)
             for start in range(0, table.num_rows, step):
                 piece = table.slice(start, step)
-                if current is not None and current.rows and (
-                    current.plain.size + piece.nbytes * ratio + (current.groups + 1) * footer_per_group > max_bytes
+                if (
+                    current is not None
+                    and current.rows
+                    and (
+                        current.plain.size + piece.nbytes * ratio + (current.groups + 1) * footer_per_group > max_bytes
+                    )
                 ):
                     footer_per_group = current.finish() / current.groups
                     finished.append((current.path, current))
@@ -212,12 +224,14 @@ def write_shards(rows: Iterable[dict], folder: Path, stem: str, schema: pa.Schem
     for index, (partial, shard) in enumerate(finished):
         final = folder / f"{stem}-{index:05d}-of-{total:05d}{suffix}"
         os.replace(partial, final)
-        shards.append(Shard(
-            path=final.relative_to(folder).as_posix(),
-            rows=shard.rows,
-            size=shard.published.size,
-            sha256=shard.published.digest.hexdigest(),
-            plaintext_size=shard.plain.size if passphrase else None,
-            plaintext_sha256=shard.plain.digest.hexdigest() if passphrase else None,
-        ))
+        shards.append(
+            Shard(
+                path=final.relative_to(folder).as_posix(),
+                rows=shard.rows,
+                size=shard.published.size,
+                sha256=shard.published.digest.hexdigest(),
+                plaintext_size=shard.plain.size if passphrase else None,
+                plaintext_sha256=shard.plain.digest.hexdigest() if passphrase else None,
+            )
+        )
     return shards

@@ -1,4 +1,5 @@
-"""The functions these task YAMLs name: thin aliases of `leakproof_eval` (installed with this package), where the code lives."""
+"""The functions these task YAMLs name: thin aliases of `leakproof_eval` (installed with this package), where the
+code lives."""
 
 from leakproof_eval.neoqa_tasks import AGGREGATIONS as _NEOQA
 from leakproof_eval.neoqa_tasks import NeoQATask  # noqa: F401
@@ -16,15 +17,15 @@ from leakproof_eval.phantom_wiki_tasks import gold_text as phantom_wiki_target  
 from leakproof_eval.phantom_wiki_tasks import load_instances as phantom_wiki_load_instances  # noqa: F401
 from leakproof_eval.phantom_wiki_tasks import load_instances_cite as phantom_wiki_load_instances_cite  # noqa: F401
 from leakproof_eval.phantom_wiki_tasks import load_mc as phantom_wiki_load_mc  # noqa: F401
-from leakproof_eval.phantom_wiki_tasks import mc_prompt as phantom_wiki_mc_prompt  # noqa: F401
 from leakproof_eval.phantom_wiki_tasks import load_questions as phantom_wiki_load_questions  # noqa: F401
 from leakproof_eval.phantom_wiki_tasks import load_rag as phantom_wiki_load_rag  # noqa: F401
 from leakproof_eval.phantom_wiki_tasks import load_rag_cite as phantom_wiki_load_rag_cite  # noqa: F401
+from leakproof_eval.phantom_wiki_tasks import mc_prompt as phantom_wiki_mc_prompt  # noqa: F401
 from leakproof_eval.phantom_wiki_tasks import question_prompt as phantom_wiki_question_prompt  # noqa: F401
 from leakproof_eval.phantom_wiki_tasks import read_answers as phantom_wiki_read_answers  # noqa: F401
 from leakproof_eval.phantom_wiki_tasks import read_predictions as phantom_wiki_read_predictions  # noqa: F401
-from leakproof_eval.phantom_wiki_tasks import score_evidence as phantom_wiki_score_evidence  # noqa: F401
 from leakproof_eval.phantom_wiki_tasks import score_choice as phantom_wiki_score_choice  # noqa: F401
+from leakproof_eval.phantom_wiki_tasks import score_evidence as phantom_wiki_score_evidence  # noqa: F401
 from leakproof_eval.phantom_wiki_tasks import score_evidence_cite as phantom_wiki_score_evidence_cite  # noqa: F401
 from leakproof_eval.phantom_wiki_tasks import score_question as phantom_wiki_score_question  # noqa: F401
 

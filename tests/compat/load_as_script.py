@@ -24,7 +24,9 @@ def main() -> int:
     generated = engine.generate(settings_from("n50_s1")[0])
     with tempfile.TemporaryDirectory() as cache:
         for subset in SUBSETS:
-            ds = datasets.load_dataset(str(SCRIPT), f"n50_s1_{subset}", split="test", cache_dir=cache, trust_remote_code=True)
+            ds = datasets.load_dataset(
+                str(SCRIPT), f"n50_s1_{subset}", split="test", cache_dir=cache, trust_remote_code=True
+            )
             expected = list(engine.ROWS[subset](generated))
             if ds.to_list() != expected:
                 print(f"FAILED: subset {subset} differs from the generator's rows")

@@ -18,8 +18,9 @@ CHECKOUT = Path(__file__).resolve().parents[2] / "leakproof_eval"
 
 def main() -> int:
     with tempfile.TemporaryDirectory() as elsewhere:
-        done = subprocess.run([sys.executable, "-m", "phantom_wiki", "tasks-path"], capture_output=True, text=True,
-                              cwd=elsewhere)
+        done = subprocess.run(
+            [sys.executable, "-m", "phantom_wiki", "tasks-path"], capture_output=True, text=True, cwd=elsewhere
+        )
     if done.returncode != 0:
         print(f"FAILED: python -m phantom_wiki tasks-path: {done.stderr.strip()}")
         return 1

@@ -25,7 +25,7 @@ def seal(data: bytes, passphrase: str = "open sesame", salt: bytes = SALT, chunk
     out = io.BytesIO()
     with sealed.SealWriter(out, passphrase, salt, chunk_size=chunk_size, params=FAST) as writer:
         for start in range(0, len(data), 37):  # odd-sized writes, as a Parquet writer makes them
-            writer.write(data[start:start + 37])
+            writer.write(data[start : start + 37])
     return out.getvalue()
 
 
@@ -57,7 +57,7 @@ def test_the_bytes_are_exactly_the_documented_format() -> None:
     plain, offset = [], 50
     for index, length in enumerate([CHUNK, CHUNK, 10]):
         final = index == 2
-        record = blob[offset:offset + 12 + length + 16]
+        record = blob[offset : offset + 12 + length + 16]
         position = struct.pack(">QB", index, final)
         chunk = AESGCM(enc_key).decrypt(record[:12], record[12:], header + position)
         assert record[:12] == hmac.digest(mac_key, position + chunk, "sha256")[:12]
@@ -70,7 +70,7 @@ def test_same_plaintext_passphrase_and_salt_give_the_same_bytes_and_never_reuse_
     data = os.urandom(4 * CHUNK)
     assert seal(data) == seal(data)
     other = data[:-1] + bytes([data[-1] ^ 1])  # differs in the last chunk only
-    nonces = lambda blob: [blob[50 + i * (CHUNK + 28):][:12] for i in range(5)]  # noqa: E731
+    nonces = lambda blob: [blob[50 + i * (CHUNK + 28) :][:12] for i in range(5)]  # noqa: E731
     a, b = nonces(seal(data)), nonces(seal(other))
     assert a[:3] == b[:3]  # identical chunks at identical positions: identical records
     assert a[3] != b[3]  # a different plaintext under the same key never gets the same nonce
@@ -91,8 +91,14 @@ def test_a_wrong_passphrase_is_one_line_naming_the_file() -> None:
 @pytest.mark.parametrize("position", ["header salt", "key check", "nonce", "ciphertext", "tag", "last chunk"])
 def test_one_flipped_byte_anywhere_is_caught(position: str) -> None:
     blob = bytearray(seal(os.urandom(3 * CHUNK + 5)))
-    index = {"header salt": 20, "key check": 40, "nonce": 50 + 3, "ciphertext": 50 + 12 + 30,
-             "tag": 50 + 12 + CHUNK + 3, "last chunk": len(blob) - 20}[position]
+    index = {
+        "header salt": 20,
+        "key check": 40,
+        "nonce": 50 + 3,
+        "ciphertext": 50 + 12 + 30,
+        "tag": 50 + 12 + CHUNK + 3,
+        "last chunk": len(blob) - 20,
+    }[position]
     blob[index] ^= 0x01
     with pytest.raises(sealed.SealedFileError) as caught:
         unseal(bytes(blob))
@@ -111,9 +117,9 @@ def test_cutting_the_file_anywhere_is_caught() -> None:
 def test_appending_or_reordering_chunks_is_caught() -> None:
     blob = seal(os.urandom(3 * CHUNK + 9))
     record = CHUNK + 28
-    first, second = blob[50:50 + record], blob[50 + record:50 + 2 * record]
+    first, second = blob[50 : 50 + record], blob[50 + record : 50 + 2 * record]
     with pytest.raises(sealed.TamperedError, match="chunk 0 fails authentication"):
-        unseal(blob[:50] + second + first + blob[50 + 2 * record:])
+        unseal(blob[:50] + second + first + blob[50 + 2 * record :])
     with pytest.raises(sealed.TamperedError):
         unseal(blob + first)
     with pytest.raises(sealed.TamperedError):
@@ -212,6 +218,6 @@ def test_a_hostile_header_costs_under_a_second_and_100_mb_before_its_error(log2_
 
 def test_the_most_a_reader_accepts_is_twice_the_writers_default_cost() -> None:
     default, ceiling = sealed.ScryptParams(), sealed.ScryptParams(sealed.MAX_LOG2_N, sealed.MAX_R, sealed.MAX_P)
-    cost = lambda params: (2 ** params.log2_n * params.r, 2 ** params.log2_n * params.r * params.p)  # noqa: E731
+    cost = lambda params: (2**params.log2_n * params.r, 2**params.log2_n * params.r * params.p)  # noqa: E731
     assert cost(ceiling)[0] <= 2 * cost(default)[0] and cost(ceiling)[1] <= 4 * cost(default)[1]
     assert 128 * cost(ceiling)[0] <= 64 << 20  # scrypt's memory, 128 * N * r bytes

@@ -18,9 +18,21 @@ from typing import Any
 class ChatStandIn:
     """`with ChatStandIn(agent, max_requests=100) as server: ... server.base_url ... server.requests`."""
 
-    def __init__(self, agent: Any, max_requests: int, failures: dict[int, int] | None = None, key: str | None = None,
-                 model: str = "scripted") -> None:
-        self.agent, self.max_requests, self.failures, self.key, self.model = agent, max_requests, failures or {}, key, model
+    def __init__(
+        self,
+        agent: Any,
+        max_requests: int,
+        failures: dict[int, int] | None = None,
+        key: str | None = None,
+        model: str = "scripted",
+    ) -> None:
+        self.agent, self.max_requests, self.failures, self.key, self.model = (
+            agent,
+            max_requests,
+            failures or {},
+            key,
+            model,
+        )
         self.requests: list[dict[str, Any]] = []
         self._lock = threading.Lock()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
@@ -56,8 +68,13 @@ class ChatStandIn:
             return self.failures[number], {"error": {"message": "try again"}}
         reply = self.agent.complete(body["messages"], body.get("tools"), body.get("stop"))
         usage = {"prompt_tokens": 10, "completion_tokens": 2, "total_tokens": 12}
-        return 200, {"id": f"chat-{number}", "object": "chat.completion", "model": self.model, "usage": usage,
-                     "choices": [{"index": 0, "message": reply["message"], "finish_reason": "stop"}]}
+        return 200, {
+            "id": f"chat-{number}",
+            "object": "chat.completion",
+            "model": self.model,
+            "usage": usage,
+            "choices": [{"index": 0, "message": reply["message"], "finish_reason": "stop"}],
+        }
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:
         server = self

@@ -46,8 +46,14 @@ def test_the_reward_takes_trls_grpo_call():
     data = PhantomWikiDataset("n500_d10_s1", seed=3, size=4)
     rows = list(data)
     completions = [rows[0]["answer"], [{"role": "assistant", "content": rows[1]["answer"]}], "Nobody Atall", ""]
-    rewards = reward(completions=completions, prompts=[r["question"] for r in rows], answer=[r["answer"] for r in rows],
-                     metadata=[r["metadata"] for r in rows], trainer_state=None, completion_ids=[[1]] * 4)
+    rewards = reward(
+        completions=completions,
+        prompts=[r["question"] for r in rows],
+        answer=[r["answer"] for r in rows],
+        metadata=[r["metadata"] for r in rows],
+        trainer_state=None,
+        completion_ids=[[1]] * 4,
+    )
     assert rewards == [1.0, 1.0, 0.0, 0.0]
     with pytest.raises(ValueError, match="answer"):
         reward(completions=["x"])
@@ -58,8 +64,11 @@ def test_higher_curriculum_levels_need_more_hops_on_average():
     for level in curriculum():
         items = list(PhantomWikiDataset.level(level.level, seed=1, size=100))
         means.append(sum(item["metadata"]["hops"] for item in items) / len(items))
-        assert all(len(item["metadata"]["documents"]) == len(item["metadata"]["required_titles"]) + level.distractors
-                   for item in items if level.distractors)
+        assert all(
+            len(item["metadata"]["documents"]) == len(item["metadata"]["required_titles"]) + level.distractors
+            for item in items
+            if level.distractors
+        )
     assert means == sorted(means) and means[-1] > means[0] + 2
     with pytest.raises(ConfigError, match="curriculum level 9 does not exist"):
         PhantomWikiDataset.level(9)

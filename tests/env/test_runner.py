@@ -9,7 +9,6 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from chat_standin import ChatStandIn
 
 from builders.phantomwiki.config import settings_from
 from builders.phantomwiki.generate import Generated, generate
@@ -17,6 +16,9 @@ from phantom_env.baselines import OracleModel, RandomWalkModel
 from phantom_env.client import ChatClient, EndpointError
 from phantom_env.runner import TRAJECTORIES, read_trajectories, run, tasks_of
 from phantom_env.tools import Corpus
+from tests.env.chat_standin import ChatStandIn
+
+pytestmark = pytest.mark.integration
 
 REPO = Path(__file__).resolve().parents[2]
 NO_LIMIT = 10_000  # steps: above any question's minimum, so the oracle always finishes
@@ -98,26 +100,53 @@ def test_the_step_limit_ends_an_episode_unfinished(tmp_path):
     assert summary["finished"] == 0 and summary["f1"] == 0.0
 
 
-@pytest.mark.parametrize("base_url, model, key, message", [
-    ("http://127.0.0.1:9/v1", "scripted", None, "cannot reach http://127.0.0.1:9/v1/chat/completions"),
-    (None, "no-such-model", "k", "has no such endpoint or model 'no-such-model' (HTTP 404)"),
-    (None, "scripted", "wrong", "refused the API key (HTTP 401)"),
-    ("ftp://example/v1", "scripted", None, "is not an http(s) URL"),
-])
+@pytest.mark.parametrize(
+    "base_url, model, key, message",
+    [
+        ("http://127.0.0.1:9/v1", "scripted", None, "cannot reach http://127.0.0.1:9/v1/chat/completions"),
+        (None, "no-such-model", "k", "has no such endpoint or model 'no-such-model' (HTTP 404)"),
+        (None, "scripted", "wrong", "refused the API key (HTTP 401)"),
+        ("ftp://example/v1", "scripted", None, "is not an http(s) URL"),
+    ],
+)
 def test_a_bad_url_model_or_key_is_one_line(base_url, model, key, message):
     with ChatStandIn(OracleModel([]), max_requests=5, key="k") as server:
         with pytest.raises(EndpointError) as error:
             ChatClient(base_url or server.base_url, model, api_key=key, retries=1, backoff=0.0).complete(
-                [{"role": "user", "content": "Question: x"}])
+                [{"role": "user", "content": "Question: x"}]
+            )
     assert message in str(error.value) and "\n" not in str(error.value)
 
 
 def test_the_command_line_runs_a_baseline_and_prints_the_scores(tmp_path):
-    done = subprocess.run([sys.executable, "-m", "phantom_wiki", "agent", "n50_s1", "--model", "oracle", "--mode", "tools",
-                           "--max-steps", "200", "--limit", "20", "--out", str(tmp_path)],
-                          cwd=REPO, capture_output=True, text=True)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "phantom_wiki",
+            "agent",
+            "n50_s1",
+            "--model",
+            "oracle",
+            "--mode",
+            "tools",
+            "--max-steps",
+            "200",
+            "--limit",
+            "20",
+            "--out",
+            str(tmp_path),
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stderr
     assert "| F1 | 1.000 |" in done.stdout and (tmp_path / "scores.json").is_file()
-    bad = subprocess.run([sys.executable, "-m", "phantom_wiki", "agent", "n50_s1", "--model", "gpt", "--out", str(tmp_path)],
-                         cwd=REPO, capture_output=True, text=True)
+    bad = subprocess.run(
+        [sys.executable, "-m", "phantom_wiki", "agent", "n50_s1", "--model", "gpt", "--out", str(tmp_path)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+    )
     assert bad.returncode == 2 and bad.stderr.strip().count("\n") == 0 and "give --base-url" in bad.stderr

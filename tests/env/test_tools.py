@@ -1,4 +1,5 @@
-"""The agent tools give the reference's observations (kilian-group/phantom-wiki, src/phantom_eval/agents/), byte for byte."""
+"""The agent tools give the reference's observations (kilian-group/phantom-wiki, src/phantom_eval/agents/), byte for
+byte."""
 
 from __future__ import annotations
 
@@ -17,30 +18,51 @@ from phantom_env.tools import (
     schemas,
 )
 
-AIDA = ("# Aida Wang\n\n## Family\nThe sisters of Aida Wang are Barabara Beltran, Vicki Hackworth.\n"
-        "The mother of Aida Wang is Shelli Beltran.\n\n## Friends\nThe friend of Aida Wang is Ryan Wang.\n\n"
-        "## Attributes\nThe date of birth of Aida Wang is 0985-05-30.\nThe occupation of Aida Wang is personal assistant.\n"
-        "The hobby of Aida Wang is meditation.\nThe gender of Aida Wang is female.\n")
-RYAN = ("# Ryan Wang\n\n## Family\n\n\n## Friends\nThe friend of Ryan Wang is Aida Wang.\n\n"
-        "## Attributes\nThe occupation of Ryan Wang is c++ programmer.\nThe hobby of Ryan Wang is meditation.\n")
+AIDA = (
+    "# Aida Wang\n\n## Family\nThe sisters of Aida Wang are Barabara Beltran, Vicki Hackworth.\n"
+    "The mother of Aida Wang is Shelli Beltran.\n\n## Friends\nThe friend of Aida Wang is Ryan Wang.\n\n"
+    "## Attributes\nThe date of birth of Aida Wang is 0985-05-30.\nThe occupation of Aida Wang is personal assistant.\n"
+    "The hobby of Aida Wang is meditation.\nThe gender of Aida Wang is female.\n"
+)
+RYAN = (
+    "# Ryan Wang\n\n## Family\n\n\n## Friends\nThe friend of Ryan Wang is Aida Wang.\n\n"
+    "## Attributes\nThe occupation of Ryan Wang is c++ programmer.\nThe hobby of Ryan Wang is meditation.\n"
+)
 CORPUS = Corpus([("Aida Wang", AIDA), ("Ryan Wang", RYAN)])
-AIDA_SHOWN = ("# Aida Wang  ## Family The sisters of Aida Wang are Barabara Beltran, Vicki Hackworth. The mother of Aida "
-              "Wang is Shelli Beltran.  ## Friends The friend of Aida Wang is Ryan Wang.  ## Attributes The date of "
-              "birth of Aida Wang is 0985-05-30. The occupation of Aida Wang is personal assistant. The hobby of Aida "
-              "Wang is meditation. The gender of Aida Wang is female.")
+AIDA_SHOWN = (
+    "# Aida Wang  ## Family The sisters of Aida Wang are Barabara Beltran, Vicki Hackworth. The mother of Aida "
+    "Wang is Shelli Beltran.  ## Friends The friend of Aida Wang is Ryan Wang.  ## Attributes The date of "
+    "birth of Aida Wang is 0985-05-30. The occupation of Aida Wang is personal assistant. The hobby of Aida "
+    "Wang is meditation. The gender of Aida Wang is female."
+)
 
 
-@pytest.mark.parametrize("tool, argument, observation", [
-    ("RetrieveArticle", "aida wang", AIDA_SHOWN),  # the reference lower-cases the argument; titles compare lower-cased
-    ("RetrieveArticle", "AIDA WANG", AIDA_SHOWN),
-    ("RetrieveArticle", "ivana smith", NO_ARTICLE),
-    ("Search", "meditation", "(1) Aida Wang  (2) Ryan Wang"),  # "(i) title" joined by a blank line, newlines -> spaces
-    ("Search", "personal assistant", "(1) Aida Wang"),
-    ("Search", "c++", "(1) Ryan Wang"),  # a plain string (the reference's regex would fail on "c++")
-    ("Search", "tango", NO_SEARCH),
-    ("Lookup", "x", "Invalid action. Valid actions are RetrieveArticle[{{entity}}], Search[{{attribute}}], and "
-                    "Finish[{{answer}}]."),
-])
+@pytest.mark.parametrize(
+    "tool, argument, observation",
+    [
+        (
+            "RetrieveArticle",
+            "aida wang",
+            AIDA_SHOWN,
+        ),  # the reference lower-cases the argument; titles compare lower-cased
+        ("RetrieveArticle", "AIDA WANG", AIDA_SHOWN),
+        ("RetrieveArticle", "ivana smith", NO_ARTICLE),
+        (
+            "Search",
+            "meditation",
+            "(1) Aida Wang  (2) Ryan Wang",
+        ),  # "(i) title" joined by a blank line, newlines -> spaces
+        ("Search", "personal assistant", "(1) Aida Wang"),
+        ("Search", "c++", "(1) Ryan Wang"),  # a plain string (the reference's regex would fail on "c++")
+        ("Search", "tango", NO_SEARCH),
+        (
+            "Lookup",
+            "x",
+            "Invalid action. Valid actions are RetrieveArticle[{{entity}}], Search[{{attribute}}], and "
+            "Finish[{{answer}}].",
+        ),
+    ],
+)
 def test_the_atomic_tools_observe_what_the_reference_observes(tool, argument, observation):
     assert Episode(CORPUS).call(tool, argument).text == observation
 
@@ -57,7 +79,8 @@ def test_the_bm25_variant_finds_a_title_else_the_two_best_articles_and_looks_up_
     assert episode.call("Search", "ryan wang").text == format_pred(RYAN)
     assert episode.call("Lookup", "hobby").text == (  # sentence 3 and the two before it (headings join a sentence)
         "# Ryan Wang ## Family ## Friends The friend of Ryan Wang is Aida Wang. ## Attributes The occupation of Ryan "
-        "Wang is c++ programmer. The hobby of Ryan Wang is meditation.")
+        "Wang is c++ programmer. The hobby of Ryan Wang is meditation."
+    )
     assert episode.call("Lookup", "hobby").text == "No more occurrences of 'hobby' found after sentence 3."
     assert episode.call("Lookup", "tango").text == "No occurrences of 'tango' found in the current article."
     fallback = episode.call("Search", "personal assistant meditation").text
@@ -67,12 +90,15 @@ def test_the_bm25_variant_finds_a_title_else_the_two_best_articles_and_looks_up_
     assert episode.call("RetrieveArticle", "aida wang").text.startswith("Invalid action. Valid actions are Search[")
 
 
-@pytest.mark.parametrize("text, action", [
-    ("Thought 1: I need Aida.\nAction 1: RetrieveArticle[Aida Wang].", ("RetrieveArticle", "aida wang")),
-    ("Finish[Barabara Beltran,Vicki Hackworth]", ("Finish", "barabara beltran,vicki hackworth")),
-    ("Finish[]", ("Finish", "")),
-    ("I am not sure.", None),
-])
+@pytest.mark.parametrize(
+    "text, action",
+    [
+        ("Thought 1: I need Aida.\nAction 1: RetrieveArticle[Aida Wang].", ("RetrieveArticle", "aida wang")),
+        ("Finish[Barabara Beltran,Vicki Hackworth]", ("Finish", "barabara beltran,vicki hackworth")),
+        ("Finish[]", ("Finish", "")),
+        ("I am not sure.", None),
+    ],
+)
 def test_an_action_is_the_first_tool_and_bracketed_argument_lower_cased(text, action):
     assert parse_action(text) == action
 
@@ -84,7 +110,10 @@ def test_finish_ends_the_episode_with_its_answers():
 
 
 def test_every_tool_is_an_openai_function_schema_with_its_argument():
-    for variant, names in (("atomic", ["RetrieveArticle", "Search", "Finish"]), ("bm25", ["Search", "Lookup", "Finish"])):
+    for variant, names in (
+        ("atomic", ["RetrieveArticle", "Search", "Finish"]),
+        ("bm25", ["Search", "Lookup", "Finish"]),
+    ):
         tools = schemas(variant)
         assert [t["function"]["name"] for t in tools] == names
         for tool in tools:

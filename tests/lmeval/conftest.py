@@ -1,28 +1,16 @@
-"""Shared helpers for the lm-evaluation-harness specs: real lm_eval runs over the shipped task folder, offline."""
+"""Fixtures of the lm-evaluation-harness specs (helpers: harness.py); skipped without the lm-eval extra."""
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Sequence
-from functools import cache
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-pytest.importorskip("lm_eval", reason="the lm-eval extra is not installed: pip install -e '.[lm-eval]' (scripts/test.sh does)")
+pytest.importorskip(
+    "lm_eval", reason="the lm-eval extra is not installed: pip install -e '.[lm-eval]' (scripts/test.sh does)"
+)
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tests" / "neoqa"))
-sys.path.insert(0, str(ROOT / "tests" / "phantomwiki"))
-sys.path.insert(0, str(ROOT))
-
-import make_fixture_release  # noqa: E402
-from lm_eval import simple_evaluate  # noqa: E402
-from lm_eval.api.model import LM  # noqa: E402
-from lm_eval.tasks import TaskManager  # noqa: E402
-
-from leakproof_eval import tasks_path  # noqa: E402
+from tests.neoqa import make_fixture_release  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -35,33 +23,3 @@ def universes(tmp_path_factory: pytest.TempPathFactory) -> str:
 def neoqa_release(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The invented NeoQA fixture release, encrypted with the published key."""
     return make_fixture_release.write_release(tmp_path_factory.mktemp("neoqa-release"))
-
-
-def task_manager(**metadata: Any) -> TaskManager:
-    """lm_eval's TaskManager over the shipped task folder only (lm_eval's ~14,700 built-in tasks are not indexed)."""
-    return TaskManager(include_path=tasks_path(), include_defaults=False, metadata=metadata)
-
-
-@cache
-def _loaded(metadata: tuple[tuple[str, Any], ...], names: tuple[str, ...]) -> tuple:
-    """The groups and tasks `names` load to, built once: simple_evaluate takes built objects as it takes names."""
-    loaded = task_manager(**dict(metadata)).load(list(names))
-    groups = loaded.get("groups", {})
-    children = {child for group in groups.values() for child in group.child_names}
-    in_groups = {task.task_name for group in groups.values() for task in group.get_all_tasks()}
-    return (*(group for name, group in groups.items() if name not in children),
-            *(task for name, task in loaded["tasks"].items() if name not in in_groups))
-
-
-def evaluate(model: LM, names: Sequence[str], limit: int | None = None, log_samples: bool = False,
-             **metadata: Any) -> dict[str, Any]:
-    """simple_evaluate of `model` on tasks (and groups) built once per (metadata, names) for the session."""
-    tasks = list(_loaded(tuple(sorted(metadata.items())), tuple(names)))
-    return simple_evaluate(model=model, tasks=tasks, task_manager=task_manager(**metadata), limit=limit,
-                           bootstrap_iters=0, log_samples=log_samples)
-
-
-def scores(results: dict[str, Any], task: str) -> dict[str, float]:
-    """A task's metrics without lm_eval's filter suffix and bookkeeping: {"f1": 1.0, ...}."""
-    return {key.split(",")[0]: value for key, value in results["results"][task].items()
-            if "," in key and "_stderr" not in key}

@@ -1,4 +1,5 @@
-"""A small, bounded OpenAI-style server on 127.0.0.1 (port 0), for lm_eval's `local-completions` and `local-chat-completions`.
+"""A small, bounded OpenAI-style server on 127.0.0.1 (port 0), for lm_eval's `local-completions` and
+`local-chat-completions`.
 
 It answers `POST /v1/completions` (`prompt`: a string or a list) and `POST /v1/chat/completions`
 (`messages`: the prompt is the last message's content) with `answer(prompt)`, serves at most
@@ -54,11 +55,18 @@ class CompletionServer:
                 return 429, {"error": {"message": f"this test server answers {self.max_requests} prompts only"}}
             self.prompts.extend(prompts)
         if chat:
-            choices = [{"index": 0, "message": {"role": "assistant", "content": self.answer(prompts[0])},
-                        "finish_reason": "stop"}]
+            choices = [
+                {
+                    "index": 0,
+                    "message": {"role": "assistant", "content": self.answer(prompts[0])},
+                    "finish_reason": "stop",
+                }
+            ]
             return 200, {"id": "chat-test", "object": "chat.completion", "model": body.get("model"), "choices": choices}
-        choices = [{"index": i, "text": self.answer(p), "finish_reason": "stop", "logprobs": None}
-                   for i, p in enumerate(prompts)]
+        choices = [
+            {"index": i, "text": self.answer(p), "finish_reason": "stop", "logprobs": None}
+            for i, p in enumerate(prompts)
+        ]
         return 200, {"id": "cmpl-test", "object": "text_completion", "model": body.get("model"), "choices": choices}
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:

@@ -5,13 +5,15 @@ from __future__ import annotations
 import re
 
 import pytest
-from careful_reader import Documents, Reader, evidence_texts
-from conftest import evaluate, scores
 from lm_eval.api.instance import Instance
 
 import phantom_wiki
 from builders.metrics import DEFLECTION
 from leakproof_eval.models import NoWeightsLM
+from tests.lmeval.harness import evaluate, scores
+from tests.phantomwiki.careful_reader import Documents, Reader, evidence_texts
+
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
 _QUESTION_LINE = re.compile(r"^Question: (.*)$", re.MULTILINE)
 _OPTION = re.compile(r"^(\d+)\. (.*)$", re.MULTILINE)
@@ -39,7 +41,9 @@ class ReaderLM(NoWeightsLM):
         prompt = request.args[0]
         question = _QUESTION_LINE.findall(prompt)[-1]  # the closed-world sentence, if any, stands in front of it
         documents = Documents(evidence_texts(prompt))
-        return Reader(documents, self.careful).answer(self.queries[request.doc["question_family_id"]], question, question)
+        return Reader(documents, self.careful).answer(
+            self.queries[request.doc["question_family_id"]], question, question
+        )
 
     def respond(self, request: Instance) -> str:
         answer = self.read(request)
@@ -65,17 +69,30 @@ def queries(config: str, cache_dir: str) -> dict[str, list[str]]:
 TASKS = ("phantom_wiki_instances", "phantom_wiki_rag", "phantom_wiki_instances_cite", "phantom_wiki_mc")
 
 
-@pytest.mark.parametrize("config, knobs", [
-    ("n50_s1", {}),
-    ("n500_d10_s1", {}),
-    ("n50_s1", {"phantom_wiki_attribute_questions": True}),
-])
-def test_a_reader_following_the_prompts_rule_scores_one_and_one_that_never_refuses_scores_adt_zero(universes, config, knobs):
+@pytest.mark.parametrize(
+    "config, knobs",
+    [
+        ("n50_s1", {}),
+        ("n500_d10_s1", {}),
+        ("n50_s1", {"phantom_wiki_attribute_questions": True}),
+    ],
+)
+def test_a_reader_following_the_prompts_rule_scores_one_and_one_that_never_refuses_scores_adt_zero(
+    universes, config, knobs
+):
     asked = queries(config, universes)
-    careful = evaluate(ReaderLM(asked, careful=True), TASKS, phantom_wiki_config=config,
-                       phantom_wiki_cache_dir=universes, **knobs)
-    eager = evaluate(ReaderLM(asked, careful=False), TASKS, phantom_wiki_config=config,
-                     phantom_wiki_cache_dir=universes, **knobs)
+    careful = evaluate(
+        ReaderLM(asked, careful=True), TASKS, phantom_wiki_config=config, phantom_wiki_cache_dir=universes, **knobs
+    )
+    # never refusing is wrong on every must-refuse document: the first 100 of each task hold both sides
+    eager = evaluate(
+        ReaderLM(asked, careful=False),
+        TASKS,
+        limit=100,
+        phantom_wiki_config=config,
+        phantom_wiki_cache_dir=universes,
+        **knobs,
+    )
     for task in TASKS:
         got = scores(careful, task)
         assert careful["results"][task]["sample_len"] > 0

@@ -16,21 +16,28 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import task_manager
 from lm_eval import simple_evaluate
-from openai_server import CompletionServer
 
 import phantom_wiki
 from leakproof_eval import tasks_path
+from tests.lmeval.harness import task_manager
+from tests.lmeval.openai_server import CompletionServer
+
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
 LIMIT = 8
 
 
 def _run(args: list[str], home: Path) -> subprocess.Popen:
-    env = os.environ | {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "HF_HOME": str(home / "hf"),
-                        "TOKENIZERS_PARALLELISM": "false"}
-    return subprocess.Popen([sys.executable, "-m", *args], cwd=home, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
+    env = os.environ | {
+        "HF_HUB_OFFLINE": "1",
+        "HF_DATASETS_OFFLINE": "1",
+        "HF_HOME": str(home / "hf"),
+        "TOKENIZERS_PARALLELISM": "false",
+    }
+    return subprocess.Popen(
+        [sys.executable, "-m", *args], cwd=home, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
 
 
 def _results(out: Path) -> dict:
@@ -41,8 +48,9 @@ def _results(out: Path) -> dict:
 
 def oracle_behind_http(universes: str):
     """An answer function for the test server: reads the question from the prompt and gives its gold answer."""
-    gold = {row["question"]: row["answer"] for row in
-            phantom_wiki.load_dataset("n50_s1", split="test", cache_dir=universes)}
+    gold = {
+        row["question"]: row["answer"] for row in phantom_wiki.load_dataset("n50_s1", split="test", cache_dir=universes)
+    }
 
     def answer(prompt: str) -> str:
         return ", ".join(gold[re.findall(r"\nQuestion: (.*)\nAnswer:", prompt)[-1]])
@@ -57,14 +65,44 @@ def runs(universes, tmp_path_factory):
     phantom = {"phantom_wiki_config": "n50_s1", "phantom_wiki_cache_dir": universes}
     with CompletionServer(oracle_behind_http(universes), max_requests=LIMIT) as server:
         started = {
-            "dummy": _run(["lm_eval", "--model", "dummy", "--tasks", "phantom_wiki_questions,phantom_wiki_rag",
-                           "--include_path", tasks_path(), "--limit", "4", "--metadata", json.dumps(phantom),
-                           "--output_path", str(home / "dummy"), "--log_samples"], home),
+            "dummy": _run(
+                [
+                    "lm_eval",
+                    "--model",
+                    "dummy",
+                    "--tasks",
+                    "phantom_wiki_questions,phantom_wiki_rag",
+                    "--include_path",
+                    tasks_path(),
+                    "--limit",
+                    "4",
+                    "--metadata",
+                    json.dumps(phantom),
+                    "--output_path",
+                    str(home / "dummy"),
+                    "--log_samples",
+                ],
+                home,
+            ),
             "local-completions": _run(
-                ["leakproof_eval", "run", "--model", "local-completions", "--model_args",
-                 f"model=test-model,base_url={server.url},tokenizer_backend=none,max_retries=1,timeout=60",
-                 "--tasks", "phantom_wiki_questions", "--limit", str(LIMIT), "--metadata", json.dumps(phantom),
-                 "--output_path", str(home / "local-completions")], home),
+                [
+                    "leakproof_eval",
+                    "run",
+                    "--model",
+                    "local-completions",
+                    "--model_args",
+                    f"model=test-model,base_url={server.url},tokenizer_backend=none,max_retries=1,timeout=60",
+                    "--tasks",
+                    "phantom_wiki_questions",
+                    "--limit",
+                    str(LIMIT),
+                    "--metadata",
+                    json.dumps(phantom),
+                    "--output_path",
+                    str(home / "local-completions"),
+                ],
+                home,
+            ),
         }
         finished = {name: (process.wait(timeout=600), process.stdout.read()) for name, process in started.items()}
         prompts = list(server.prompts)
@@ -97,22 +135,34 @@ def test_the_wrapper_runs_local_completions_against_an_openai_style_server(runs)
 def test_local_chat_completions_with_a_chat_template_gets_the_same_prompts_and_scores(universes):
     metadata = {"phantom_wiki_config": "n50_s1", "phantom_wiki_cache_dir": universes}
     with CompletionServer(oracle_behind_http(universes), max_requests=5) as server:
-        results = simple_evaluate(model="local-chat-completions", model_args=f"model=test-model,base_url={server.chat_url}",
-                                  apply_chat_template=True, tasks=["phantom_wiki_questions"], limit=5,
-                                  task_manager=task_manager(**metadata), bootstrap_iters=0)
+        results = simple_evaluate(
+            model="local-chat-completions",
+            model_args=f"model=test-model,base_url={server.chat_url}",
+            apply_chat_template=True,
+            tasks=["phantom_wiki_questions"],
+            limit=5,
+            task_manager=task_manager(**metadata),
+            bootstrap_iters=0,
+        )
     assert results["results"]["phantom_wiki_questions"]["f1,answer"] == 1.0
-    assert len(server.prompts) == 5 and all(p.startswith("You are given the following evidence:") for p in server.prompts)
+    assert len(server.prompts) == 5 and all(
+        p.startswith("You are given the following evidence:") for p in server.prompts
+    )
 
 
-@pytest.mark.parametrize("arguments, says", [
-    (["--model", "oracle", "--tasks", "phantom_wiki_rag", "--metadata", "{bad"], "Invalid JSON"),
-    (["--model", "oracle", "--tasks", "phantom_wiki_rag", "--limit", "0"], "--limit 0 must be above 0"),
-    (["--model", "oracle", "--tasks", "no_such_task"], "Tasks not found: no_such_task"),
-    (["--model", "no_such_model", "--tasks", "phantom_wiki_rag"], "no model for this name found"),
-])
+@pytest.mark.parametrize(
+    "arguments, says",
+    [
+        (["--model", "oracle", "--tasks", "phantom_wiki_rag", "--metadata", "{bad"], "Invalid JSON"),
+        (["--model", "oracle", "--tasks", "phantom_wiki_rag", "--limit", "0"], "--limit 0 must be above 0"),
+        (["--model", "oracle", "--tasks", "no_such_task"], "Tasks not found: no_such_task"),
+        (["--model", "no_such_model", "--tasks", "phantom_wiki_rag"], "no model for this name found"),
+    ],
+)
 def test_a_bad_lm_eval_argument_is_one_line(tmp_path, arguments, says):
-    done = subprocess.run([sys.executable, "-m", "leakproof_eval", "run", *arguments], cwd=tmp_path,
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "leakproof_eval", "run", *arguments], cwd=tmp_path, capture_output=True, text=True
+    )
     assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr[-2000:]
     last = done.stderr.strip().splitlines()[-1]
     assert last.startswith("leakproof_eval: ") and says in last

@@ -1,4 +1,5 @@
-"""NeoQA through lm_eval on the invented fixture release: bounds, builders.metrics scoring, and no release text in logs."""
+"""NeoQA through lm_eval on the invented fixture release: bounds, builders.metrics scoring, and no release text in
+logs."""
 
 from __future__ import annotations
 
@@ -6,7 +7,6 @@ import hashlib
 from pathlib import Path
 
 import pytest
-from conftest import evaluate, make_fixture_release, scores, task_manager
 from lm_eval import simple_evaluate
 from lm_eval.api.instance import Instance
 from lm_eval.loggers import EvaluationTracker
@@ -18,19 +18,34 @@ from leakproof_eval import TaskSetupError
 from leakproof_eval.__main__ import main as leakproof_main
 from leakproof_eval.models import AlwaysDeflectLM, ConstantLM, NoWeightsLM, OracleLM
 from leakproof_eval.neoqa_tasks import CATEGORY_METRICS, METRICS
+from tests.lmeval.harness import evaluate, scores, task_manager
+from tests.neoqa import make_fixture_release
+
+pytestmark = pytest.mark.integration
 
 TASKS = ("neoqa", "neoqa_gen")
 ALL_METRICS = (*METRICS, *CATEGORY_METRICS)
 
 
 def metadata(release: Path, config: str = "neoqa", **more: object) -> dict[str, object]:
-    return {"neoqa_data_dir": str(release), "neoqa_decryption_key": 23456, "neoqa_config": config,
-            "neoqa_cache_dir": str(release / "cache"), **more}
+    return {
+        "neoqa_data_dir": str(release),
+        "neoqa_decryption_key": 23456,
+        "neoqa_config": config,
+        "neoqa_cache_dir": str(release / "cache"),
+        **more,
+    }
 
 
 def instances(release: Path, config: str = "neoqa") -> list[dict]:
-    return neoqa.load_dataset(config, split="test", data_dir=str(release), decryption_key=23456,
-                              cache_dir=str(release / "cache"), include_documents=False).to_list()
+    return neoqa.load_dataset(
+        config,
+        split="test",
+        data_dir=str(release),
+        decryption_key=23456,
+        cache_dir=str(release / "cache"),
+        include_documents=False,
+    ).to_list()
 
 
 @pytest.mark.parametrize("config", ["neoqa", "optimal-evidence", "context-ablation"])
@@ -45,7 +60,8 @@ def test_always_deflecting_is_right_exactly_on_the_must_deflect_side(neoqa_relea
     rows = instances(neoqa_release)
     share = sum(r["answerable"] != metrics.ANSWERABLE_LABEL for r in rows) / len(rows)
     expected = {"adt_score": 0.0, "accuracy_answerable": 0.0, "accuracy_deflection": 1.0, "accuracy": share} | {
-        name: float(not name.endswith("_answerable")) for name in CATEGORY_METRICS}
+        name: float(not name.endswith("_answerable")) for name in CATEGORY_METRICS
+    }
     assert scores(results, "neoqa") == expected
     assert scores(results, "neoqa_gen") == expected | {"parsed": 1.0}
 
@@ -57,12 +73,14 @@ def test_a_constant_answer_scores_zero_and_in_multiple_choice_scores_option_one(
     rows = instances(neoqa_release)
     first = metrics.neoqa_scores(rows, {r["instance_id"]: 0 for r in rows})
     expected = {name: first[name] for name in METRICS} | {
-        name: first["per_category"][category] for name, category in CATEGORY_METRICS.items()}
+        name: first["per_category"][category] for name, category in CATEGORY_METRICS.items()
+    }
     assert scores(results, "neoqa") == expected and expected["accuracy"] < 1
 
 
 class MixedLM(NoWeightsLM):
-    """Picks the gold, a wrong option, the deflection option, an option by its text, or nothing readable, per instance."""
+    """Picks the gold, a wrong option, the deflection option, an option by its text, or nothing readable, per
+    instance."""
 
     def kind(self, request: Instance) -> int:
         return int(hashlib.sha256(request.doc["instance_id"].encode()).hexdigest(), 16) % 5
@@ -70,8 +88,13 @@ class MixedLM(NoWeightsLM):
     def respond(self, request: Instance) -> str:
         doc = request.doc
         gold = doc["gold_answer_idx"] + 1
-        return [f"Answer: {gold}", f"Answer: {gold % len(doc['choices']) + 1}", "**Answer:** Unanswerable",
-                f"It must be option {gold}.", f"Thinking...\nAnswer: [{gold}]"][self.kind(request)]
+        return [
+            f"Answer: {gold}",
+            f"Answer: {gold % len(doc['choices']) + 1}",
+            "**Answer:** Unanswerable",
+            f"It must be option {gold}.",
+            f"Thinking...\nAnswer: [{gold}]",
+        ][self.kind(request)]
 
     def chooses(self, request: Instance) -> bool:
         gold = request.doc["gold_answer_idx"]
@@ -96,7 +119,8 @@ def test_lm_eval_scores_equal_builders_metrics_on_the_same_predictions(neoqa_rel
         got = scores(results, task)
         assert {name: got[name] for name in METRICS} == {name: expected[name] for name in METRICS}, task
         assert {name: got[name] for name in CATEGORY_METRICS} == {
-            name: expected["per_category"][category] for name, category in CATEGORY_METRICS.items()}, task
+            name: expected["per_category"][category] for name, category in CATEGORY_METRICS.items()
+        }, task
         assert 0 < got["adt_score"] < 1, task
 
 
@@ -106,8 +130,7 @@ def release_texts() -> set[str]:
     for split in ("dev", "test"):
         records = make_fixture_release.release_records(split)
         for article in records["news"]:
-            found.update([strip_markup(article["headline"]),
-                          *(strip_markup(p) for p in article["passages"])])
+            found.update([strip_markup(article["headline"]), *(strip_markup(p) for p in article["passages"])])
         for question in records["questions"]:
             found.update([question["question"], *question["answer_options"]])
     return {text for text in found if len(text) > 12}  # not "Unanswerable", "45 days": words anyone may write
@@ -121,8 +144,14 @@ def test_logged_samples_and_results_files_hold_ids_but_no_release_text(neoqa_rel
     prompts = "\n".join(task.doc_to_text(doc) for task in tasks.values() for doc in task.eval_docs)
     shown = [text for text in release_texts() if text in prompts]
     assert len(shown) > 100  # the model reads the release text ...
-    results = simple_evaluate(model=OracleLM(), tasks=list(tasks.values()), task_manager=manager, log_samples=True,
-                              evaluation_tracker=tracker, bootstrap_iters=0)
+    results = simple_evaluate(
+        model=OracleLM(),
+        tasks=list(tasks.values()),
+        task_manager=manager,
+        log_samples=True,
+        evaluation_tracker=tracker,
+        bootstrap_iters=0,
+    )
     samples = results.pop("samples")
     tracker.save_results_aggregated(results=results, samples=samples)  # what `lm_eval --log_samples` writes
     for task in names:
@@ -137,8 +166,16 @@ def test_logged_samples_and_results_files_hold_ids_but_no_release_text(neoqa_rel
 
 def test_the_prompt_numbers_the_options_from_one_and_multiple_choice_ends_in_answer(neoqa_release):
     task = task_manager(**metadata(neoqa_release)).load(["neoqa"])["tasks"]["neoqa"]
-    rows = {r["instance_id"]: r for r in neoqa.load_dataset(
-        "neoqa", split="test", data_dir=str(neoqa_release), decryption_key=23456, cache_dir=str(neoqa_release / "cache"))}
+    rows = {
+        r["instance_id"]: r
+        for r in neoqa.load_dataset(
+            "neoqa",
+            split="test",
+            data_dir=str(neoqa_release),
+            decryption_key=23456,
+            cache_dir=str(neoqa_release / "cache"),
+        )
+    }
     for doc in task.eval_docs:
         text, row = task.doc_to_text(doc), rows[doc["instance_id"]]
         assert text.endswith("\nAnswer:") and row["question"] in text
@@ -149,13 +186,16 @@ def test_the_prompt_numbers_the_options_from_one_and_multiple_choice_ends_in_ans
         assert task.doc_to_choice(doc)[task.doc_to_target(doc)] == str(row["gold_answer_idx"] + 1)
 
 
-@pytest.mark.parametrize("extra, message", [
-    ({"neoqa_data_dir": None}, "NeoQA needs its release files"),
-    ({"neoqa_decryption_key": 7}, "key"),
-    ({"neoqa_config": "news"}, "choose an instance set"),
-    ({"neoqa_split": "train"}, "no split 'train'"),
-    ({"neoqa_colour": "blue"}, "unknown metadata key neoqa_colour"),
-])
+@pytest.mark.parametrize(
+    "extra, message",
+    [
+        ({"neoqa_data_dir": None}, "NeoQA needs its release files"),
+        ({"neoqa_decryption_key": 7}, "key"),
+        ({"neoqa_config": "news"}, "choose an instance set"),
+        ({"neoqa_split": "train"}, "no split 'train'"),
+        ({"neoqa_colour": "blue"}, "unknown metadata key neoqa_colour"),
+    ],
+)
 def test_bad_metadata_is_a_one_line_error(neoqa_release, extra, message):
     with pytest.raises(TaskSetupError, match=message) as error:
         task_manager(**metadata(neoqa_release) | extra).load(["neoqa"])
@@ -164,19 +204,34 @@ def test_bad_metadata_is_a_one_line_error(neoqa_release, extra, message):
 
 def test_the_wrapper_refuses_to_push_neoqa_samples_to_the_hub(capsys, tmp_path):
     out = tmp_path / "out"
-    code = leakproof_main(["run", "--model", "oracle", "--tasks", "neoqa", "--log_samples", "--output_path", str(out),
-                           "--hf_hub_log_args", "hub_results_org=me,push_samples_to_hub=True"])
+    code = leakproof_main(
+        [
+            "run",
+            "--model",
+            "oracle",
+            "--tasks",
+            "neoqa",
+            "--log_samples",
+            "--output_path",
+            str(out),
+            "--hf_hub_log_args",
+            "hub_results_org=me,push_samples_to_hub=True",
+        ]
+    )
     assert code == 2 and "refusing to push NeoQA samples" in capsys.readouterr().err
     assert not out.exists()  # refused before lm_eval ran
 
 
-@pytest.mark.parametrize("args, refused", [
-    (["--tasks", "neoqa", "--hf_hub_log_args", "push_samples_to_hub=True"], True),
-    (["--tasks", "neoqa_gen", "--hf_hub_log_args", "hub_results_org=me,push_samples_to_hub=1"], True),
-    (["-t", "neoqa_tasks", "--hf_hub_log_args", '{"push_samples_to_hub": true}'], True),
-    (["--tasks", "neoqa", "--hf_hub_log_args", "push_results_to_hub=True,push_samples_to_hub=False"], False),
-    (["--tasks", "phantom_wiki", "--hf_hub_log_args", "push_samples_to_hub=True"], False),
-])
+@pytest.mark.parametrize(
+    "args, refused",
+    [
+        (["--tasks", "neoqa", "--hf_hub_log_args", "push_samples_to_hub=True"], True),
+        (["--tasks", "neoqa_gen", "--hf_hub_log_args", "hub_results_org=me,push_samples_to_hub=1"], True),
+        (["-t", "neoqa_tasks", "--hf_hub_log_args", '{"push_samples_to_hub": true}'], True),
+        (["--tasks", "neoqa", "--hf_hub_log_args", "push_results_to_hub=True,push_samples_to_hub=False"], False),
+        (["--tasks", "phantom_wiki", "--hf_hub_log_args", "push_samples_to_hub=True"], False),
+    ],
+)
 def test_the_wrapper_refuses_exactly_the_runs_that_would_push_neoqa_samples(args, refused):
     from leakproof_eval.__main__ import _pushes_neoqa_samples
 

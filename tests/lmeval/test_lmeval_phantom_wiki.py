@@ -1,4 +1,5 @@
-"""PhantomWiki through lm_eval itself: no-weights models bound the scores, and lm_eval scores exactly as builders.metrics."""
+"""PhantomWiki through lm_eval itself: no-weights models bound the scores, and lm_eval scores exactly as
+builders.metrics."""
 
 from __future__ import annotations
 
@@ -6,7 +7,6 @@ import hashlib
 import math
 
 import pytest
-from conftest import evaluate, scores
 from lm_eval.api.instance import Instance
 
 import phantom_wiki
@@ -19,6 +19,9 @@ from leakproof_eval.phantom_wiki_tasks import (
     gold_response,
     read_response,
 )
+from tests.lmeval.harness import evaluate, scores
+
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
 QUESTION_METRICS = ("precision", "recall", "f1", "exact_match")
 EVIDENCE_TASKS = ("phantom_wiki_instances", "phantom_wiki_rag")
@@ -65,10 +68,14 @@ def test_a_constant_answer_scores_zero_everywhere(universes, config):
 
 
 def test_the_headline_is_the_mean_adt_score_of_the_three_evidence_settings(universes):
-    results = evaluate(MixedLM(), ["phantom_wiki"], limit=60, phantom_wiki_config="n50_s1", phantom_wiki_cache_dir=universes)
+    results = evaluate(
+        MixedLM(), ["phantom_wiki"], limit=60, phantom_wiki_config="n50_s1", phantom_wiki_cache_dir=universes
+    )
     adt = [results["results"][task]["adt_score,answer"] for task in HEADLINE]
     assert results["results"]["phantom_wiki"]["adt_score,answer"] == pytest.approx(sum(adt) / 3)
-    assert [key for key in results["results"]["phantom_wiki"] if "," in key and "stderr" not in key] == ["adt_score,answer"]
+    assert [key for key in results["results"]["phantom_wiki"] if "," in key and "stderr" not in key] == [
+        "adt_score,answer"
+    ]
     assert results["group_subtasks"]["phantom_wiki"] == list(HEADLINE)
 
 
@@ -85,26 +92,57 @@ class ParentAnswerLM(NoWeightsLM):
 
 @pytest.mark.parametrize("config", ["n50_s1", "n500_s1"])
 def test_a_model_that_never_refuses_scores_zero_on_every_unanswerable_kind_and_on_the_headline(universes, config):
-    results = evaluate(ParentAnswerLM(), ["phantom_wiki"], log_samples=True, phantom_wiki_config=config,
-                       phantom_wiki_cache_dir=universes)
+    results = evaluate(
+        ParentAnswerLM(),
+        ["phantom_wiki"],
+        log_samples=True,
+        phantom_wiki_config=config,
+        phantom_wiki_cache_dir=universes,
+    )
     assert results["results"]["phantom_wiki"]["adt_score,answer"] < 0.5
     for task in HEADLINE:
         samples = results["samples"][task]
         kinds = {s["doc"]["unanswerable_kind"] for s in samples} - {""}
-        assert kinds == {"false_premise_relation", "false_premise_attribute", "nonexistent_person", "uncertain_specificity"}
+        assert kinds == {
+            "false_premise_relation",
+            "false_premise_attribute",
+            "nonexistent_person",
+            "uncertain_specificity",
+        }
         if task == "phantom_wiki_mc":
             per_category = metrics.choice_scores(
-                [{"instance_id": s["doc"]["id"], "answerable": s["doc"]["answerable"],
-                  "unanswerable_kind": s["doc"]["unanswerable_kind"], "gold_answer_idx": s["doc"]["gold_answer_idx"]}
-                 for s in samples],
-                {s["doc"]["id"]: s["filtered_resps"][0] and max(range(len(s["filtered_resps"])),
-                                                                key=lambda i: s["filtered_resps"][i][0]) for s in samples},
+                [
+                    {
+                        "instance_id": s["doc"]["id"],
+                        "answerable": s["doc"]["answerable"],
+                        "unanswerable_kind": s["doc"]["unanswerable_kind"],
+                        "gold_answer_idx": s["doc"]["gold_answer_idx"],
+                    }
+                    for s in samples
+                ],
+                {
+                    s["doc"]["id"]: s["filtered_resps"][0]
+                    and max(range(len(s["filtered_resps"])), key=lambda i: s["filtered_resps"][i][0])
+                    for s in samples
+                },
             )["per_category"]
         else:
-            rows = [{"instance_id": s["doc"]["id"], "answerable": s["doc"]["answerable"], "answer": s["doc"]["answer"],
-                     "unanswerable_kind": s["doc"]["unanswerable_kind"], "citations": []} for s in samples]
-            per_category = {name: values["accuracy"] for name, values in metrics.instance_scores(
-                rows, {s["doc"]["id"]: {"answer": s["filtered_resps"][0]["answer"]} for s in samples})["per_category"].items()}
+            rows = [
+                {
+                    "instance_id": s["doc"]["id"],
+                    "answerable": s["doc"]["answerable"],
+                    "answer": s["doc"]["answer"],
+                    "unanswerable_kind": s["doc"]["unanswerable_kind"],
+                    "citations": [],
+                }
+                for s in samples
+            ]
+            per_category = {
+                name: values["accuracy"]
+                for name, values in metrics.instance_scores(
+                    rows, {s["doc"]["id"]: {"answer": s["filtered_resps"][0]["answer"]} for s in samples}
+                )["per_category"].items()
+            }
         assert {kind: per_category[kind] for kind in kinds} == {kind: 0.0 for kind in kinds}, task
 
 
@@ -138,15 +176,24 @@ class MixedLM(NoWeightsLM):
 
 @pytest.mark.parametrize("task", EVIDENCE_TASKS + CITE_TASKS)
 def test_lm_eval_scores_equal_builders_metrics_on_the_same_predictions(universes, task):
-    results = evaluate(MixedLM(), [task], log_samples=True, phantom_wiki_config="n50_s1", phantom_wiki_cache_dir=universes)
+    results = evaluate(
+        MixedLM(), [task], log_samples=True, phantom_wiki_config="n50_s1", phantom_wiki_cache_dir=universes
+    )
     samples = results["samples"][task]
     predictions = {}
     for sample in samples:
         prediction = sample["filtered_resps"][0]
         assert prediction == read_response(sample["resps"][0][0])  # what was scored is what the model said
         predictions[sample["doc"]["id"]] = prediction if sample["doc"]["cite"] else {"answer": prediction["answer"]}
-    rows = [{"instance_id": s["doc"]["id"], "answerable": s["doc"]["answerable"], "answer": s["doc"]["answer"],
-             "citations": s["doc"]["citations"]} for s in samples]
+    rows = [
+        {
+            "instance_id": s["doc"]["id"],
+            "answerable": s["doc"]["answerable"],
+            "answer": s["doc"]["answer"],
+            "citations": s["doc"]["citations"],
+        }
+        for s in samples
+    ]
     expected = metrics.instance_scores(rows, predictions)
     got = scores(results, task)
     assert got == {name: expected[name] for name in metric_names(task)}
@@ -154,38 +201,49 @@ def test_lm_eval_scores_equal_builders_metrics_on_the_same_predictions(universes
 
 
 def test_question_scores_are_answer_scores_per_question_and_their_mean(universes):
-    results = evaluate(MixedLM(), ["phantom_wiki_questions"], log_samples=True, phantom_wiki_config="n50_s1",
-                       phantom_wiki_cache_dir=universes)
+    results = evaluate(
+        MixedLM(),
+        ["phantom_wiki_questions"],
+        log_samples=True,
+        phantom_wiki_config="n50_s1",
+        phantom_wiki_cache_dir=universes,
+    )
     samples = results["samples"]["phantom_wiki_questions"]
     for sample in samples:
         expected = metrics.answer_scores(read_response(sample["resps"][0][0])["answer"], sample["doc"]["answer"])
         assert {name: sample[name] for name in QUESTION_METRICS} == expected
     for name in QUESTION_METRICS:
         assert scores(results, "phantom_wiki_questions")[name] == pytest.approx(
-            sum(s[name] for s in samples) / len(samples), abs=1e-12)
+            sum(s[name] for s in samples) / len(samples), abs=1e-12
+        )
 
 
 @pytest.mark.parametrize("task", EVIDENCE_TASKS)
 def test_a_limit_of_twenty_scores_both_sides(universes, task):
-    results = evaluate(AlwaysDeflectLM(), [task], limit=20, phantom_wiki_config="n500_s1", phantom_wiki_cache_dir=universes)
+    results = evaluate(
+        AlwaysDeflectLM(), [task], limit=20, phantom_wiki_config="n500_s1", phantom_wiki_cache_dir=universes
+    )
     got = scores(results, task)
     assert results["results"][task]["sample_len"] == 20
     assert (got["accuracy_answerable"], got["accuracy_deflection"], got["adt_score"]) == (0.0, 1.0, 0.0)
     assert not any(math.isnan(value) for value in got.values())
 
 
-@pytest.mark.parametrize("response, answer, citations", [
-    ("Ann Lee", "Ann Lee", []),
-    ("  Ann Lee, Bo Li.\n\nMore text", "Ann Lee, Bo Li", []),
-    ("Ann Lee, Bo Li [2][5]", "Ann Lee, Bo Li", [1, 4]),
-    ("Ann Lee [1, 3]", "Ann Lee", [0, 2]),
-    ("Ann Lee\n[4]", "Ann Lee", [3]),
-    ("**Ann Lee**", "Ann Lee", []),
-    ('"insufficient information"', "insufficient information", []),
-    ("Let me think [7].\nAnswer: Bo Li [2]", "Bo Li", [1]),
-    ("<think>Maybe Cy Wu.\n\nAnswer: Cy Wu</think>\nAnn Lee", "Ann Lee", []),
-    ("1990-05-01.", "1990-05-01", []),
-    ("", "", []),
-])
+@pytest.mark.parametrize(
+    "response, answer, citations",
+    [
+        ("Ann Lee", "Ann Lee", []),
+        ("  Ann Lee, Bo Li.\n\nMore text", "Ann Lee, Bo Li", []),
+        ("Ann Lee, Bo Li [2][5]", "Ann Lee, Bo Li", [1, 4]),
+        ("Ann Lee [1, 3]", "Ann Lee", [0, 2]),
+        ("Ann Lee\n[4]", "Ann Lee", [3]),
+        ("**Ann Lee**", "Ann Lee", []),
+        ('"insufficient information"', "insufficient information", []),
+        ("Let me think [7].\nAnswer: Bo Li [2]", "Bo Li", [1]),
+        ("<think>Maybe Cy Wu.\n\nAnswer: Cy Wu</think>\nAnn Lee", "Ann Lee", []),
+        ("1990-05-01.", "1990-05-01", []),
+        ("", "", []),
+    ],
+)
 def test_a_response_is_read_as_its_answer_line_and_cited_document_numbers(response, answer, citations):
     assert read_response(response) == {"answer": answer, "citations": citations}

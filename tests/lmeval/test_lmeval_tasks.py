@@ -6,23 +6,36 @@ import subprocess
 import sys
 
 import pytest
-from conftest import ROOT, task_manager
 from lm_eval import simple_evaluate
 
 import leakproof_eval
 from builders.metrics import ANSWERABLE_LABEL
 from leakproof_eval import TaskSetupError
 from leakproof_eval.ordering import interleaved
+from tests.lmeval.harness import ROOT, task_manager
 
-TASKS = {"phantom_wiki_questions", "phantom_wiki_instances", "phantom_wiki_instances_cite", "phantom_wiki_rag",
-         "phantom_wiki_rag_cite", "phantom_wiki_mc", "neoqa", "neoqa_gen"}
+pytestmark = pytest.mark.integration
+
+TASKS = {
+    "phantom_wiki_questions",
+    "phantom_wiki_instances",
+    "phantom_wiki_instances_cite",
+    "phantom_wiki_rag",
+    "phantom_wiki_rag_cite",
+    "phantom_wiki_mc",
+    "neoqa",
+    "neoqa_gen",
+}
 
 
 @pytest.mark.parametrize("module", ["phantom_wiki", "leakproof_eval"])
 def test_tasks_path_prints_the_folder_to_include(module, tmp_path):
     done = subprocess.run([sys.executable, "-m", module, "tasks-path"], capture_output=True, text=True, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == leakproof_eval.tasks_path() and (ROOT / "leakproof_eval" / "tasks" / "utils.py").is_file()
+    assert (
+        done.stdout.strip() == leakproof_eval.tasks_path()
+        and (ROOT / "leakproof_eval" / "tasks" / "utils.py").is_file()
+    )
 
 
 def test_the_folder_holds_the_tasks_a_group_and_tags():
@@ -37,27 +50,44 @@ def test_the_folder_holds_the_tasks_a_group_and_tags():
 def test_the_no_weights_models_are_usable_by_name_through_simple_evaluate(universes, name):
     import leakproof_eval.models  # noqa: F401  (what `python -m leakproof_eval run` imports)
 
-    results = simple_evaluate(model=name, model_args="", tasks=["phantom_wiki_rag"], limit=10, bootstrap_iters=0,
-                              task_manager=task_manager(phantom_wiki_config="n50_s1", phantom_wiki_cache_dir=universes))
+    results = simple_evaluate(
+        model=name,
+        model_args="",
+        tasks=["phantom_wiki_rag"],
+        limit=10,
+        bootstrap_iters=0,
+        task_manager=task_manager(phantom_wiki_config="n50_s1", phantom_wiki_cache_dir=universes),
+    )
     expected = {"oracle": 1.0, "always_deflect": 0.0, "constant": 0.0}[name]
     assert results["results"]["phantom_wiki_rag"]["adt_score,answer"] == expected
 
 
 def test_registering_the_models_keeps_lm_eval_own_models():
-    code = ("import leakproof_eval.models\nfrom lm_eval.api.registry import get_model\n"
-            "print(get_model('oracle').__name__, get_model('dummy').__name__, get_model('local-completions').__name__)")
+    code = (
+        "import leakproof_eval.models\nfrom lm_eval.api.registry import get_model\n"
+        "print(get_model('oracle').__name__, get_model('dummy').__name__, get_model('local-completions').__name__)"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.stdout.split() == ["OracleLM", "DummyLM", "LocalCompletionsAPI"], done.stderr[-2000:]
 
 
-@pytest.mark.parametrize("metadata, message", [
-    ({"phantom_wiki_colour": "blue"}, "unknown metadata key phantom_wiki_colour; the keys are "),
-    ({"phantom_wiki_config": "n50"}, "phantom_wiki_config: bad configuration name 'n50'"),
-    ({"phantom_wiki_config": "n50_s1_rag"}, "give the universe without the _rag suffix"),
-    ({"phantom_wiki_config": "n50_s1", "phantom_wiki_seed": "seven"}, "phantom_wiki_seed='seven' must be a whole number"),
-    ({"phantom_wiki_config": "n50_s1", "phantom_wiki_distractors": "sneaky"}, "distractors='sneaky' is out of range"),
-    ({"phantom_wiki_config": "n50_s1", "phantom_wiki_size": 6000}, "no model reads above 5000 people"),
-])
+@pytest.mark.parametrize(
+    "metadata, message",
+    [
+        ({"phantom_wiki_colour": "blue"}, "unknown metadata key phantom_wiki_colour; the keys are "),
+        ({"phantom_wiki_config": "n50"}, "phantom_wiki_config: bad configuration name 'n50'"),
+        ({"phantom_wiki_config": "n50_s1_rag"}, "give the universe without the _rag suffix"),
+        (
+            {"phantom_wiki_config": "n50_s1", "phantom_wiki_seed": "seven"},
+            "phantom_wiki_seed='seven' must be a whole number",
+        ),
+        (
+            {"phantom_wiki_config": "n50_s1", "phantom_wiki_distractors": "sneaky"},
+            "distractors='sneaky' is out of range",
+        ),
+        ({"phantom_wiki_config": "n50_s1", "phantom_wiki_size": 6000}, "no model reads above 5000 people"),
+    ],
+)
 def test_bad_metadata_is_a_one_line_error_naming_the_key(metadata, message):
     with pytest.raises(TaskSetupError) as error:
         task_manager(**metadata).load(["phantom_wiki_questions"])
@@ -76,9 +106,16 @@ def docs_and_prompts(task: str, **metadata) -> list[tuple[dict, str]]:
 
 
 def test_seed_size_and_settings_in_the_metadata_reach_the_universe(universes):
-    shown = docs_and_prompts("phantom_wiki_instances", phantom_wiki_config="n500_s1", phantom_wiki_size=60,
-                            phantom_wiki_seed=3, phantom_wiki_questions_per_template=2, phantom_wiki_instance_documents=4,
-                            phantom_wiki_document_format="html", phantom_wiki_cache_dir=universes)
+    shown = docs_and_prompts(
+        "phantom_wiki_instances",
+        phantom_wiki_config="n500_s1",
+        phantom_wiki_size=60,
+        phantom_wiki_seed=3,
+        phantom_wiki_questions_per_template=2,
+        phantom_wiki_instance_documents=4,
+        phantom_wiki_document_format="html",
+        phantom_wiki_cache_dir=universes,
+    )
     assert {doc["universe"].split("#")[0] for doc, _ in shown} == {"n60_s3_instances"}
     assert len({doc["question_id"] for doc, _ in shown}) <= 2 * 50  # two questions per template
     sufficient = [doc for doc, _ in shown if doc["answerable"] == "sufficient"]
@@ -89,12 +126,24 @@ def test_seed_size_and_settings_in_the_metadata_reach_the_universe(universes):
 
 
 def test_two_seeds_give_two_universes_and_one_seed_the_same_prompts_every_time(tmp_path):
-    first = docs_and_prompts("phantom_wiki_questions", phantom_wiki_config="n50_s1", phantom_wiki_seed=11,
-                             phantom_wiki_cache_dir=str(tmp_path / "a"))
-    again = docs_and_prompts("phantom_wiki_questions", phantom_wiki_config="n50_s1", phantom_wiki_seed=11,
-                             phantom_wiki_cache_dir=str(tmp_path / "b"))  # generated afresh, not read from a cache
-    other = docs_and_prompts("phantom_wiki_questions", phantom_wiki_config="n50_s1", phantom_wiki_seed=12,
-                             phantom_wiki_cache_dir=str(tmp_path / "a"))
+    first = docs_and_prompts(
+        "phantom_wiki_questions",
+        phantom_wiki_config="n50_s1",
+        phantom_wiki_seed=11,
+        phantom_wiki_cache_dir=str(tmp_path / "a"),
+    )
+    again = docs_and_prompts(
+        "phantom_wiki_questions",
+        phantom_wiki_config="n50_s1",
+        phantom_wiki_seed=11,
+        phantom_wiki_cache_dir=str(tmp_path / "b"),
+    )  # generated afresh, not read from a cache
+    other = docs_and_prompts(
+        "phantom_wiki_questions",
+        phantom_wiki_config="n50_s1",
+        phantom_wiki_seed=12,
+        phantom_wiki_cache_dir=str(tmp_path / "a"),
+    )
     assert [prompt for _, prompt in first] == [prompt for _, prompt in again]
     corpus = first[0][1].split("(END EVIDENCE)")[0]
     other_corpus = other[0][1].split("(END EVIDENCE)")[0]
@@ -109,8 +158,9 @@ def test_the_question_prompt_is_the_papers_zero_shot_prompt_over_the_whole_corpu
     import phantom_wiki
 
     corpus = phantom_wiki.load_dataset("n50_s1_corpus", split="test", cache_dir=universes)
-    doc, prompt = docs_and_prompts("phantom_wiki_questions", phantom_wiki_config="n50_s1",
-                                   phantom_wiki_cache_dir=universes)[0]
+    doc, prompt = docs_and_prompts(
+        "phantom_wiki_questions", phantom_wiki_config="n50_s1", phantom_wiki_cache_dir=universes
+    )[0]
     evidence = "\n\n".join(row["article"].strip() for row in corpus)
     assert prompt == (
         f"You are given the following evidence:\n(BEGIN EVIDENCE)\n{evidence}\n(END EVIDENCE)\n"
@@ -118,20 +168,24 @@ def test_the_question_prompt_is_the_papers_zero_shot_prompt_over_the_whole_corpu
         "- The output must be one of the following: a name (if there is only one correct answer); or a list of "
         "names separated by ',' (if there are multiple correct answers).\n"
         "- DO NOT include any additional information in your answer.\n\n"
-        f"Question: {doc['question']}\nAnswer:")
+        f"Question: {doc['question']}\nAnswer:"
+    )
 
 
 def test_cite_prompts_number_the_documents_the_citations_point_at(universes):
-    for doc, prompt in docs_and_prompts("phantom_wiki_instances_cite", phantom_wiki_config="n50_s1",
-                                        phantom_wiki_cache_dir=universes)[:50]:
+    for doc, prompt in docs_and_prompts(
+        "phantom_wiki_instances_cite", phantom_wiki_config="n50_s1", phantom_wiki_cache_dir=universes
+    )[:50]:
         assert prompt.count("\nDocument [") == len(doc["document_titles"])
         for position in doc["citations"]:
             title = doc["document_titles"][position]
             assert f"Document [{position + 1}]\n# {title}\n" in prompt
 
 
-@pytest.mark.parametrize("task, config", [("phantom_wiki_instances", "n50_s1"), ("phantom_wiki_instances", "n500_s1"),
-                                          ("phantom_wiki_rag", "n500_s1")])
+@pytest.mark.parametrize(
+    "task, config",
+    [("phantom_wiki_instances", "n50_s1"), ("phantom_wiki_instances", "n500_s1"), ("phantom_wiki_rag", "n500_s1")],
+)
 def test_every_prefix_of_two_or_more_documents_holds_both_sides_in_proportion(universes, task, config):
     ordered = docs(task, phantom_wiki_config=config, phantom_wiki_cache_dir=universes)
     answerable = [doc["answerable"] == "sufficient" for doc in ordered]
@@ -146,8 +200,12 @@ def test_every_prefix_of_two_or_more_documents_holds_both_sides_in_proportion(un
 
 
 def test_neoqa_documents_interleave_the_answerable_and_must_deflect_sides(neoqa_release):
-    ordered = docs("neoqa", neoqa_data_dir=str(neoqa_release), neoqa_decryption_key=23456,
-                   neoqa_cache_dir=str(neoqa_release / "cache"))
+    ordered = docs(
+        "neoqa",
+        neoqa_data_dir=str(neoqa_release),
+        neoqa_decryption_key=23456,
+        neoqa_cache_dir=str(neoqa_release / "cache"),
+    )
     sides = [doc["answerable"] == ANSWERABLE_LABEL for doc in ordered]
     assert sides[0] and not sides[1] and all(any(sides[:n]) and not all(sides[:n]) for n in range(2, len(sides) + 1))
 

@@ -1,17 +1,14 @@
-"""Shared fixtures for the NeoQA tests: the repository on sys.path and the fixture release on disk."""
+"""Shared fixtures for the NeoQA tests: the fixture release on disk."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(ROOT))
+from tests.neoqa import make_fixture_release
 
-import make_fixture_release  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="session")

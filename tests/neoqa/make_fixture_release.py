@@ -8,7 +8,7 @@ answer, and more children than the two that are sampled.  Files are encrypted wi
 release codec by default (``--plain`` for plain JSONL).  Nothing here comes from the real
 release: all text is generated from the design tables below.
 
-    python tests/neoqa/make_fixture_release.py OUT_DIR [--plain] [--key 23456]
+    python -m tests.neoqa.make_fixture_release OUT_DIR [--plain] [--key 23456]
 """
 
 from __future__ import annotations
@@ -16,14 +16,11 @@ from __future__ import annotations
 import argparse
 import datetime
 import hashlib
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-
-from encryption.neoqa_codec import RELEASE_KEY, write_jsonl  # noqa: E402
+from encryption.neoqa_codec import RELEASE_KEY, write_jsonl
 
 PROFILES = ("ObjectiveNews", "ConservativeNews", "ProgressiveNews", "SensationalNews")
 
@@ -86,8 +83,14 @@ def _days(start: str, step: int, count: int) -> list[str]:
 
 
 DEV = TimelineDesign(
-    split="dev", genre="fixture-sports", genre_category="Fixture Sports", event_type=1, index=0,
-    dates=["2024-01-01", "2024-01-05", "2024-01-10"], items_per_event=5, articles_per_event=4,
+    split="dev",
+    genre="fixture-sports",
+    genre_category="Fixture Sports",
+    event_type=1,
+    index=0,
+    dates=["2024-01-01", "2024-01-05", "2024-01-10"],
+    items_per_event=5,
+    articles_per_event=4,
     coverage={
         "ev0-0": (["N0-S0", "N0-S1"], []),
         "ev0-1": (["N0-S1", "N0-S2"], []),
@@ -103,20 +106,43 @@ DEV = TimelineDesign(
         "ev2-3": (["N2-S0"], []),
     },
     questions=[
-        QuestionDesign("Q1", "multi-hop", 1, ["N0-S0", "N1-S1"], ["ev0-0", "ev1-3"],
-                       [["ev0-0", "ev1-0"], ["ev0-0", "ev1-3"]], false_premise=3, uncertain_specificity=1),
-        QuestionDesign("Q2", "time-span", 2, ["N0-S3", "N2-S3"], ["ev0-2", "ev2-2"],
-                       [["ev0-3", "ev2-2"], ["ev0-2", "ev2-2"]]),
-        QuestionDesign("Q3", "multi-hop", 0, ["N0-S1", "N0-S2"], ["ev0-1"],
-                       [["ev0-1"], ["ev0-0", "ev0-3"]], false_premise=1, uncertain_specificity=2),
+        QuestionDesign(
+            "Q1",
+            "multi-hop",
+            1,
+            ["N0-S0", "N1-S1"],
+            ["ev0-0", "ev1-3"],
+            [["ev0-0", "ev1-0"], ["ev0-0", "ev1-3"]],
+            false_premise=3,
+            uncertain_specificity=1,
+        ),
+        QuestionDesign(
+            "Q2", "time-span", 2, ["N0-S3", "N2-S3"], ["ev0-2", "ev2-2"], [["ev0-3", "ev2-2"], ["ev0-2", "ev2-2"]]
+        ),
+        QuestionDesign(
+            "Q3",
+            "multi-hop",
+            0,
+            ["N0-S1", "N0-S2"],
+            ["ev0-1"],
+            [["ev0-1"], ["ev0-0", "ev0-3"]],
+            false_premise=1,
+            uncertain_specificity=2,
+        ),
         QuestionDesign("Q4", "time-span", 2, ["N2-S1", "N2-S2"], ["ev2-1"], [["ev2-1"]]),
         QuestionDesign("Q5", "multi-hop", 1, ["N1-S0", "N1-S4"], [], [], false_premise=1, uncertain_specificity=1),
     ],
 )
 
 TEST = TimelineDesign(
-    split="test", genre="fixture-local-news", genre_category="Fixture Local News", event_type=7, index=3,
-    dates=_days("2024-03-01", 7, 10), items_per_event=6, articles_per_event=12,
+    split="test",
+    genre="fixture-local-news",
+    genre_category="Fixture Local News",
+    event_type=7,
+    index=3,
+    dates=_days("2024-03-01", 7, 10),
+    items_per_event=6,
+    articles_per_event=12,
     coverage={
         "ev1-0": (["N1-S0", "N1-S5"], []),
         "ev2-0": (["N2-S0", "N2-S5"], []),
@@ -131,8 +157,16 @@ TEST = TimelineDesign(
         "ev9-1": (["N9-S4"], ["N9-S0"]),
     },
     questions=[
-        QuestionDesign("QA1", "multi-hop", 9, ["N2-S0", "N9-S0"], ["ev2-1", "ev9-0"],
-                       [["ev2-0", "ev9-0"], ["ev2-1", "ev9-0"]], false_premise=2, uncertain_specificity=2),
+        QuestionDesign(
+            "QA1",
+            "multi-hop",
+            9,
+            ["N2-S0", "N9-S0"],
+            ["ev2-1", "ev9-0"],
+            [["ev2-0", "ev9-0"], ["ev2-1", "ev9-0"]],
+            false_premise=2,
+            uncertain_specificity=2,
+        ),
         QuestionDesign("QA2", "time-span", 4, ["N1-S0", "N4-S0"], ["ev1-0", "ev4-0"], [["ev1-0", "ev4-0"]]),
         QuestionDesign("QA3", "time-span", 9, ["N5-S0", "N8-S0"], ["ev5-0", "ev8-0"], [["ev5-0", "ev8-0"]]),
         QuestionDesign("QA4", "multi-hop", 9, ["N7-S0", "N7-S1"], ["ev7-0"], [["ev7-0"]], false_premise=1),
@@ -151,9 +185,9 @@ def question_id(timeline: TimelineDesign, name: str) -> str:
 
 def child_names(question: QuestionDesign) -> list[tuple[str, str]]:
     """(name, category) of a question's children, e.g. ``("Q1-FP2", "false-premise")``."""
-    return ([(f"{question.name}-FP{i}", "false-premise") for i in range(1, question.false_premise + 1)]
-            + [(f"{question.name}-US{i}", "uncertain-specificity")
-               for i in range(1, question.uncertain_specificity + 1)])
+    return [(f"{question.name}-FP{i}", "false-premise") for i in range(1, question.false_premise + 1)] + [
+        (f"{question.name}-US{i}", "uncertain-specificity") for i in range(1, question.uncertain_specificity + 1)
+    ]
 
 
 ENTITIES = [
@@ -178,32 +212,45 @@ def timeline_record(design: TimelineDesign) -> dict[str, Any]:
     """The timeline record: events with outlines and one entity snapshot per event."""
     events, snapshots = [], []
     for e, date in enumerate(design.dates):
-        events.append({
-            "event_id": f"{design.timeline_id}:E{e}",
-            "created_at": e,
-            "initial_summary": f"Event {e} of the fixture timeline involving {_mark(e)}.",
-            "date": date,
-            "used_named_entities": [{"id": entity_id, "new": e == 0} for _, entity_id, _ in ENTITIES],
-            "outline": [{"sentence": outline_sentence(e, i), "id": f"N{e}-S{i}", "pos": i}
-                        for i in range(design.items_per_event)],
-        })
-        named_entities: dict[str, list[dict[str, Any]]] = {t: [] for t in (
-            "person", "organization", "location", "product", "art", "building", "event", "miscellaneous")}
+        events.append(
+            {
+                "event_id": f"{design.timeline_id}:E{e}",
+                "created_at": e,
+                "initial_summary": f"Event {e} of the fixture timeline involving {_mark(e)}.",
+                "date": date,
+                "used_named_entities": [{"id": entity_id, "new": e == 0} for _, entity_id, _ in ENTITIES],
+                "outline": [
+                    {"sentence": outline_sentence(e, i), "id": f"N{e}-S{i}", "pos": i}
+                    for i in range(design.items_per_event)
+                ],
+            }
+        )
+        named_entities: dict[str, list[dict[str, Any]]] = {
+            t: []
+            for t in ("person", "organization", "location", "product", "art", "building", "event", "miscellaneous")
+        }
         for entity_type, entity_id, name in ENTITIES:
             entity = {
-                "id": entity_id, "name": name, "entity_class": entity_type,
-                "description": f"A fictional {entity_type} of the fixture.", "type": None,
-                "created_at": 0, "last_updated": date,
-                "history": [{"created_at": h, "event_update": f"{name} appeared in event {h}.",
-                             "date": design.dates[h]} for h in range(e + 1)],
+                "id": entity_id,
+                "name": name,
+                "entity_class": entity_type,
+                "description": f"A fictional {entity_type} of the fixture.",
+                "type": None,
+                "created_at": 0,
+                "last_updated": date,
+                "history": [
+                    {"created_at": h, "event_update": f"{name} appeared in event {h}.", "date": design.dates[h]}
+                    for h in range(e + 1)
+                ],
             }
             if entity_type == "person":
                 entity.update({"date_of_birth": "1984-02-11", "gender": "Female", "profession": "Archivist"})
             if entity_type == "location":
                 entity.update({"population": 48213})
             named_entities[entity_type].append(entity)
-        snapshots.append({"created_at": e, "for_event": f"{design.timeline_id}:E{e}", "date": date,
-                          "named_entities": named_entities})
+        snapshots.append(
+            {"created_at": e, "for_event": f"{design.timeline_id}:E{e}", "date": date, "named_entities": named_entities}
+        )
     return {
         "timeline_id": design.timeline_id,
         "genre": {"category": design.genre_category, "genre_id": design.genre},
@@ -222,18 +269,20 @@ def news_records(design: TimelineDesign) -> list[dict[str, Any]]:
         used, unsure = design.covered(key)
         passages = [outline_sentence(event, int(item.split("-S")[1])) for item in used]
         passages.append(f"Residents of {_mark(2)} followed article {k} about event {event} closely.")
-        records.append({
-            "timeline_id": design.timeline_id,
-            "article_id": design.article_id(key),
-            "event_id": f"{design.timeline_id}:E{event}",
-            "headline": f"{_mark(1)} bulletin {event}-{k}",
-            "passages": passages,
-            "created_at": event,
-            "news_profile": PROFILES[k % len(PROFILES)],
-            "date": design.dates[event],
-            "unsure_evidences": list(unsure),
-            "used_items": list(used),
-        })
+        records.append(
+            {
+                "timeline_id": design.timeline_id,
+                "article_id": design.article_id(key),
+                "event_id": f"{design.timeline_id}:E{event}",
+                "headline": f"{_mark(1)} bulletin {event}-{k}",
+                "passages": passages,
+                "created_at": event,
+                "news_profile": PROFILES[k % len(PROFILES)],
+                "date": design.dates[event],
+                "unsure_evidences": list(unsure),
+                "used_items": list(used),
+            }
+        )
     return records
 
 
@@ -243,40 +292,55 @@ def question_records(design: TimelineDesign) -> list[dict[str, Any]]:
     for q in design.questions:
         qid = question_id(design, q.name)
         answer = f"{7 + len(q.name)} days" if q.category == "time-span" else f"Answer of {q.name}"
-        distractors = [f"{3 + j} days" if q.category == "time-span" else f"Distractor {j} of {q.name}"
-                       for j in range(1, 6)]
+        distractors = [
+            f"{3 + j} days" if q.category == "time-span" else f"Distractor {j} of {q.name}" for j in range(1, 6)
+        ]
         options = [answer, *distractors, "Unanswerable"]
         base = {
             "timeline_id": design.timeline_id,
             "created_at": q.event,
             "date": design.dates[q.event],
-            "distractors": [{"answer": d, "explanation": f"Plausible but wrong ({d}).",
-                             "distractor-sentences": list(q.evidence)} for d in distractors],
+            "distractors": [
+                {"answer": d, "explanation": f"Plausible but wrong ({d}).", "distractor-sentences": list(q.evidence)}
+                for d in distractors
+            ],
             "answer_options": options,
             "meta": {"fixture": True, "selected-sentences": list(q.evidence)},
         }
-        records.append({
-            **base, "question_id": qid, "parent_question_id": None, "category": q.category,
-            "evidence_ids": list(q.evidence), "answer": answer,
-            "question": f"What does {_mark(0)} know about {q.name}?",
-            "sufficient_article_ids": [design.article_id(k) for k in q.sufficient],
-            "all_sufficient_article_id_combinations": [[design.article_id(k) for k in c] for c in q.combinations],
-        })
+        records.append(
+            {
+                **base,
+                "question_id": qid,
+                "parent_question_id": None,
+                "category": q.category,
+                "evidence_ids": list(q.evidence),
+                "answer": answer,
+                "question": f"What does {_mark(0)} know about {q.name}?",
+                "sufficient_article_ids": [design.article_id(k) for k in q.sufficient],
+                "all_sufficient_article_id_combinations": [[design.article_id(k) for k in c] for c in q.combinations],
+            }
+        )
         for name, category in child_names(q):
-            records.append({
-                **base, "question_id": question_id(design, name), "parent_question_id": qid,
-                "category": category, "evidence_ids": list(q.evidence), "answer": "Unanswerable",
-                "question": f"What does {_mark(0)} know about {name}, which never happened?",
-                "sufficient_article_ids": [], "all_sufficient_article_id_combinations": [],
-            })
+            records.append(
+                {
+                    **base,
+                    "question_id": question_id(design, name),
+                    "parent_question_id": qid,
+                    "category": category,
+                    "evidence_ids": list(q.evidence),
+                    "answer": "Unanswerable",
+                    "question": f"What does {_mark(0)} know about {name}, which never happened?",
+                    "sufficient_article_ids": [],
+                    "all_sufficient_article_id_combinations": [],
+                }
+            )
     return records
 
 
 def release_records(split: str) -> dict[str, list[dict[str, Any]]]:
     """The three raw files of one split, as lists of records."""
     design = TIMELINES[split]
-    return {"timelines": [timeline_record(design)], "news": news_records(design),
-            "questions": question_records(design)}
+    return {"timelines": [timeline_record(design)], "news": news_records(design), "questions": question_records(design)}
 
 
 def write_release(out_dir: str | Path, key: int | None = RELEASE_KEY) -> Path:

@@ -14,7 +14,7 @@ import pytest
 import builders.neoqa as engine
 import neoqa
 from encryption.neoqa_codec import ReleaseFileNotFoundError, ReleaseFormatError, WrongDecryptionKeyError
-from make_fixture_release import DEV, TEST, question_id, release_records
+from tests.neoqa.make_fixture_release import DEV, TEST, question_id, release_records
 
 # Rows per split, counted by hand from the fixture design (see test_neoqa_instances.py for the why).
 EXPECTED = {
@@ -46,8 +46,7 @@ def test_every_configuration_loads(name: str, form: str, request: pytest.Fixture
         assert "do not publish decrypted or re-paired NeoQA text" in rows.info.description
 
 
-def test_encrypted_and_plain_give_identical_rows(encrypted_release: Path, plain_release: Path,
-                                                 tmp_path: Path) -> None:
+def test_encrypted_and_plain_give_identical_rows(encrypted_release: Path, plain_release: Path, tmp_path: Path) -> None:
     a = neoqa.load_dataset("neoqa", "test", str(encrypted_release), 23456, cache_dir=str(tmp_path / "a"))
     b = neoqa.load_dataset("neoqa", "test", str(plain_release), cache_dir=str(tmp_path / "b"))
     assert a.to_list() == b.to_list()
@@ -67,7 +66,8 @@ def test_raw_rows_strip_markup_and_keep_it_where_it_carries_ids(encrypted_releas
     assert article["article_id"] == DEV.article_id("ev0-0")
     assert article["passages"][0] == "In event 0, Vela Marrow recorded detail 0 near Quillfen Civic Trust."
     assert article["passages_marked"][0] == (
-        "In event 0, {Vela Marrow|PERSON-1} recorded detail 0 near {Quillfen Civic Trust|ORGANIZATION-1}.")
+        "In event 0, {Vela Marrow|PERSON-1} recorded detail 0 near {Quillfen Civic Trust|ORGANIZATION-1}."
+    )
     assert article["headline"] == "Quillfen Civic Trust bulletin 0-0"
     assert (article["used_items"], article["unsure_evidences"]) == (["N0-S0", "N0-S1"], [])
     timeline = neoqa.load_dataset("timelines", "test", **kwargs)[0]
@@ -96,8 +96,9 @@ def test_instance_documents_carry_the_shown_text_in_order(encrypted_release: Pat
             assert document["date"] == raw["date"]
             assert len(document["passages"]) == len(raw["passages"])
             assert not any("{" in passage for passage in document["passages"])
-    lean = neoqa.load_dataset("optimal-evidence", "dev", str(encrypted_release), 23456,
-                              cache_dir=str(tmp_path), include_documents=False)
+    lean = neoqa.load_dataset(
+        "optimal-evidence", "dev", str(encrypted_release), 23456, cache_dir=str(tmp_path), include_documents=False
+    )
     assert all(row["documents"] == [] for row in lean)
     assert lean["use_evidence_documents"] == rows["use_evidence_documents"]
 
@@ -107,13 +108,15 @@ def test_streaming_matches_prepared(encrypted_release: Path, tmp_path: Path) -> 
     streamed = neoqa.load_dataset("context-ablation", "test", streaming=True, **kwargs)
     assert isinstance(streamed, datasets.IterableDataset)
     assert [r["instance_id"] for r in streamed] == neoqa.load_dataset("context-ablation", "test", **kwargs)[
-        "instance_id"]
+        "instance_id"
+    ]
 
 
 def test_seed_is_a_builder_knob(encrypted_release: Path, tmp_path: Path) -> None:
     def options(seed: int) -> list[list[str]]:
-        return neoqa.load_dataset("neoqa", "dev", str(encrypted_release), 23456, seed=seed,
-                                  cache_dir=str(tmp_path))["answer_options"]
+        return neoqa.load_dataset("neoqa", "dev", str(encrypted_release), 23456, seed=seed, cache_dir=str(tmp_path))[
+            "answer_options"
+        ]
 
     assert options(1) != options(7)
     assert options(7) == options(7)
@@ -137,15 +140,23 @@ def test_cache_is_never_stale_even_for_an_edit_with_the_same_size_and_time(plain
     assert neoqa.load_dataset("news", "dev", str(release), cache_dir=cache)[0]["headline"] == edited
 
 
-@pytest.mark.parametrize("kind, kept, says", [
-    ("news", slice(0, 5), "dev.news.jsonl holds 1 articles of event .* but 4 of the others: the file is cut short"),
-    ("news", slice(0, 4), "dev.news.jsonl holds 0 articles of event .* but 4 of the others"),  # cut at an event's end
-    ("timelines", slice(0, 0), "dev.timelines.jsonl is empty"),  # the fixture's dev split has one timeline
-    ("questions", slice(0, 0), "dev.questions.jsonl is empty"),
-    ("questions", slice(1, None), "dev.questions.jsonl has question .* without its parent"),
-])
-def test_a_release_file_cut_at_a_line_boundary_is_refused_in_one_line(plain_release: Path, tmp_path: Path, kind: str,
-                                                                       kept: slice, says: str) -> None:
+@pytest.mark.parametrize(
+    "kind, kept, says",
+    [
+        ("news", slice(0, 5), "dev.news.jsonl holds 1 articles of event .* but 4 of the others: the file is cut short"),
+        (
+            "news",
+            slice(0, 4),
+            "dev.news.jsonl holds 0 articles of event .* but 4 of the others",
+        ),  # cut at an event's end
+        ("timelines", slice(0, 0), "dev.timelines.jsonl is empty"),  # the fixture's dev split has one timeline
+        ("questions", slice(0, 0), "dev.questions.jsonl is empty"),
+        ("questions", slice(1, None), "dev.questions.jsonl has question .* without its parent"),
+    ],
+)
+def test_a_release_file_cut_at_a_line_boundary_is_refused_in_one_line(
+    plain_release: Path, tmp_path: Path, kind: str, kept: slice, says: str
+) -> None:
     release = tmp_path / "release"
     shutil.copytree(plain_release, release)
     path = release / f"dev.{kind}.jsonl"
@@ -161,8 +172,7 @@ def test_a_release_file_cut_at_a_line_boundary_is_refused_in_one_line(plain_rele
 
 def test_wrong_key_through_the_loader(encrypted_release: Path, tmp_path: Path) -> None:
     with pytest.raises(WrongDecryptionKeyError, match="wrong decryption key 1234.*23456") as caught:
-        neoqa.load_dataset("questions", data_dir=str(encrypted_release), decryption_key=1234,
-                           cache_dir=str(tmp_path))
+        neoqa.load_dataset("questions", data_dir=str(encrypted_release), decryption_key=1234, cache_dir=str(tmp_path))
     _one_line(caught.value)
 
 
@@ -181,22 +191,27 @@ def test_missing_file_through_the_loader(encrypted_release: Path, tmp_path: Path
     shutil.copytree(encrypted_release, release)
     (release / "test.questions.jsonl").unlink()
     with pytest.raises(FileNotFoundError, match="'test.questions.jsonl' not found") as caught:
-        neoqa.load_dataset("optimal-evidence", data_dir=str(release), decryption_key=23456,
-                           cache_dir=str(tmp_path / "c"))
+        neoqa.load_dataset(
+            "optimal-evidence", data_dir=str(release), decryption_key=23456, cache_dir=str(tmp_path / "c")
+        )
     _one_line(caught.value)
 
 
-@pytest.mark.parametrize("kwargs,error,pattern", [
-    ({"name": "neoqa-main"}, ValueError, "unknown NeoQA configuration 'neoqa-main'; choose one of"),
-    ({"name": "context-ablation", "split": "dev"}, ValueError, "has no split 'dev'; its splits are test"),
-    ({"name": "news", "data_dir": None}, FileNotFoundError, "pass data_dir="),
-    ({"name": "news", "data_dir": "/nonexistent/neoqa"}, FileNotFoundError, "is not a directory"),
-    ({"name": "news", "repo_id": "someone/neoqa"}, ValueError, "either data_dir .* or repo_id"),
-    ({"name": "news", "seed": "one"}, ValueError, "seed must be an integer"),
-    ({"name": "news", "decryption_key": "key"}, ValueError, "decryption_key must be an integer"),
-])
-def test_bad_arguments_are_one_line_errors(encrypted_release: Path, tmp_path: Path, kwargs: dict[str, Any],
-                                           error: type[Exception], pattern: str) -> None:
+@pytest.mark.parametrize(
+    "kwargs,error,pattern",
+    [
+        ({"name": "neoqa-main"}, ValueError, "unknown NeoQA configuration 'neoqa-main'; choose one of"),
+        ({"name": "context-ablation", "split": "dev"}, ValueError, "has no split 'dev'; its splits are test"),
+        ({"name": "news", "data_dir": None}, FileNotFoundError, "pass data_dir="),
+        ({"name": "news", "data_dir": "/nonexistent/neoqa"}, FileNotFoundError, "is not a directory"),
+        ({"name": "news", "repo_id": "someone/neoqa"}, ValueError, "either data_dir .* or repo_id"),
+        ({"name": "news", "seed": "one"}, ValueError, "seed must be an integer"),
+        ({"name": "news", "decryption_key": "key"}, ValueError, "decryption_key must be an integer"),
+    ],
+)
+def test_bad_arguments_are_one_line_errors(
+    encrypted_release: Path, tmp_path: Path, kwargs: dict[str, Any], error: type[Exception], pattern: str
+) -> None:
     arguments = {"data_dir": str(encrypted_release), "decryption_key": 23456, "cache_dir": str(tmp_path), **kwargs}
     with pytest.raises(error, match=pattern) as caught:
         neoqa.load_dataset(**arguments)
@@ -219,8 +234,9 @@ def test_a_record_of_the_wrong_shape_is_named(plain_release: Path, tmp_path: Pat
 # tests/publish/test_neoqa_publish.py runs the whole path against a local Hub stand-in.
 
 
-def test_hub_source_downloads_only_the_needed_files(encrypted_release: Path, tmp_path: Path,
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_hub_source_downloads_only_the_needed_files(
+    encrypted_release: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     snapshot = tmp_path / "snapshot"
     shutil.copytree(encrypted_release, snapshot / "data")  # files one folder down, as a repo might hold them
     calls: list[dict[str, Any]] = []
@@ -230,8 +246,9 @@ def test_hub_source_downloads_only_the_needed_files(encrypted_release: Path, tmp
         return str(snapshot)
 
     monkeypatch.setattr(huggingface_hub, "snapshot_download", fake_snapshot_download)
-    rows = neoqa.load_dataset("neoqa", repo_id="someone/neoqa-release", decryption_key=23456,
-                              cache_dir=str(tmp_path / "cache"))
+    rows = neoqa.load_dataset(
+        "neoqa", repo_id="someone/neoqa-release", decryption_key=23456, cache_dir=str(tmp_path / "cache")
+    )
     assert {split: len(r) for split, r in rows.items()} == EXPECTED["neoqa"]
     (call,) = calls
     assert call["repo_id"] == "someone/neoqa-release" and call["repo_type"] == "dataset"
@@ -252,13 +269,18 @@ def test_hub_failure_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 
 
 def test_cli_prints_counts(encrypted_release: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert neoqa.main(["neoqa", "--data-dir", str(encrypted_release), "--decryption-key", "23456",
-                       "--cache-dir", str(tmp_path)]) == 0
+    assert (
+        neoqa.main(
+            ["neoqa", "--data-dir", str(encrypted_release), "--decryption-key", "23456", "--cache-dir", str(tmp_path)]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "neoqa/dev: 17 rows (answerable-insufficient=7, answerable-sufficient=4, unanswerable=6)" in out
     assert "neoqa/test: 16 rows" in out
     with pytest.raises(SystemExit) as caught:
-        neoqa.main(["news", "--data-dir", str(encrypted_release), "--decryption-key", "1",
-                    "--cache-dir", str(tmp_path)])
+        neoqa.main(
+            ["news", "--data-dir", str(encrypted_release), "--decryption-key", "1", "--cache-dir", str(tmp_path)]
+        )
     assert caught.value.code == 2
     assert "wrong decryption key" in capsys.readouterr().err

@@ -15,9 +15,8 @@ from typing import Any
 import pytest
 
 import builders.neoqa as engine
-from builders.neoqa.instances import InstanceBuilder
 from encryption.neoqa_codec import write_jsonl
-from make_fixture_release import DEV, TEST, TimelineDesign, child_names, question_id, release_records
+from tests.neoqa.make_fixture_release import DEV, TEST, TimelineDesign, child_names, question_id, release_records
 
 # --------------------------------------------------------------------------- helpers
 
@@ -49,8 +48,9 @@ def variants(rows: list[dict[str, Any]], label: str) -> list[dict[str, Any]]:
 
 def insufficient_by_missing(rows: list[dict[str, Any]]) -> dict[tuple[str, ...], set[str]]:
     """Insufficient instances as {missing outline items: shown article ids}."""
-    return {tuple(r["missing_evidence_ids"]): set(r["use_evidence_documents"])
-            for r in variants(rows, engine.INSUFFICIENT)}
+    return {
+        tuple(r["missing_evidence_ids"]): set(r["use_evidence_documents"]) for r in variants(rows, engine.INSUFFICIENT)
+    }
 
 
 def child_ids(rows: list[dict[str, Any]]) -> list[str]:
@@ -74,17 +74,25 @@ def neoqa_test(encrypted_release: Path) -> list[dict[str, Any]]:
 def test_neoqa_counts(neoqa_dev: list[dict[str, Any]], neoqa_test: list[dict[str, Any]]) -> None:
     # dev: Q1 1+2+(2 of 3 FP)+1 US, Q2 1+2, Q3 1+2+1 FP+2 US, Q4 1+1 (its two items share ev2-1), Q5 none
     assert Counter(r["answerable"] for r in neoqa_dev) == {
-        "answerable-sufficient": 4, "answerable-insufficient": 7, "unanswerable": 6}
+        "answerable-sufficient": 4,
+        "answerable-insufficient": 7,
+        "unanswerable": 6,
+    }
     assert len(neoqa_dev) == 17
     # test: QA1 1+2+4, QA2 1+2, QA3 1+2, QA4 1+1+1, QA5 none
     assert Counter(r["answerable"] for r in neoqa_test) == {
-        "answerable-sufficient": 4, "answerable-insufficient": 7, "unanswerable": 5}
+        "answerable-sufficient": 4,
+        "answerable-insufficient": 7,
+        "unanswerable": 5,
+    }
 
 
-def test_question_sees_exactly_the_articles_up_to_its_date(neoqa_dev: list[dict[str, Any]],
-                                                           neoqa_test: list[dict[str, Any]]) -> None:
-    sufficient = {r["question_id"]: set(r["use_evidence_documents"])
-                  for r in variants(neoqa_dev + neoqa_test, engine.SUFFICIENT)}
+def test_question_sees_exactly_the_articles_up_to_its_date(
+    neoqa_dev: list[dict[str, Any]], neoqa_test: list[dict[str, Any]]
+) -> None:
+    sufficient = {
+        r["question_id"]: set(r["use_evidence_documents"]) for r in variants(neoqa_dev + neoqa_test, engine.SUFFICIENT)
+    }
     assert sufficient[question_id(DEV, "Q1")] == events(DEV, 0, 1)  # dated 2024-01-05: events 0-1, 8 articles
     assert sufficient[question_id(DEV, "Q3")] == events(DEV, 0)  # dated 2024-01-01: event 0, 4 articles
     assert sufficient[question_id(DEV, "Q2")] == events(DEV, 0, 1, 2)
@@ -92,8 +100,9 @@ def test_question_sees_exactly_the_articles_up_to_its_date(neoqa_dev: list[dict[
     assert len(sufficient[question_id(TEST, "QA1")]) == 120
 
 
-def test_insufficient_variants_remove_every_article_stating_or_unsure(neoqa_dev: list[dict[str, Any]],
-                                                                      neoqa_test: list[dict[str, Any]]) -> None:
+def test_insufficient_variants_remove_every_article_stating_or_unsure(
+    neoqa_dev: list[dict[str, Any]], neoqa_test: list[dict[str, Any]]
+) -> None:
     past_q1 = events(DEV, 0, 1)
     # N0-S0: stated by ev0-0, ev0-2 is unsure about it -> both go; N1-S1: stated by ev1-0 and ev1-3.
     assert insufficient_by_missing(family(neoqa_dev, DEV, "Q1")) == {
@@ -122,13 +131,16 @@ def test_insufficient_variants_remove_every_article_stating_or_unsure(neoqa_dev:
         ("N2-S0",): everything - arts(TEST, "ev2-0", "ev2-1"),
         ("N9-S0",): everything - arts(TEST, "ev9-0", "ev9-1"),
     }
-    removed = {tuple(r["missing_evidence_ids"]): set(r["removed_article_ids"])
-               for r in variants(family(neoqa_test, TEST, "QA1"), engine.INSUFFICIENT)}
+    removed = {
+        tuple(r["missing_evidence_ids"]): set(r["removed_article_ids"])
+        for r in variants(family(neoqa_test, TEST, "QA1"), engine.INSUFFICIENT)
+    }
     assert removed == {("N2-S0",): arts(TEST, "ev2-0", "ev2-1"), ("N9-S0",): arts(TEST, "ev9-0", "ev9-1")}
 
 
-def test_unanswerable_past_evidence_drops_the_whole_family(neoqa_dev: list[dict[str, Any]],
-                                                           neoqa_test: list[dict[str, Any]]) -> None:
+def test_unanswerable_past_evidence_drops_the_whole_family(
+    neoqa_dev: list[dict[str, Any]], neoqa_test: list[dict[str, Any]]
+) -> None:
     # Q5 needs N1-S4, which only ev1-1 is unsure about; QA5 needs N6-S1, which only ev6-1 reports, and the
     # NLI check disagreed there (listed in both its used_items and unsure_evidences), so it does not count.
     assert family(neoqa_dev, DEV, "Q5") == []
@@ -144,7 +156,8 @@ def test_children_reuse_the_parent_evidence_and_at_most_two_per_category(neoqa_d
     assert len([c for c in children if c["category"] == "false-premise"]) == 2
     assert {c["question_id"] for c in children if c["category"] == "false-premise"} < fp
     assert [c["question_id"] for c in children if c["category"] == "uncertain-specificity"] == [
-        question_id(DEV, "Q1-US1")]
+        question_id(DEV, "Q1-US1")
+    ]
     for child in children:
         assert child["use_evidence_documents"] == sufficient["use_evidence_documents"]  # same list, same order
         assert child["answer"] == "Unanswerable"
@@ -152,8 +165,9 @@ def test_children_reuse_the_parent_evidence_and_at_most_two_per_category(neoqa_d
         assert child["parent_question_id"] == sufficient["question_id"]
 
 
-def test_family_shares_one_option_order_and_documents_keep_order(neoqa_dev: list[dict[str, Any]],
-                                                                 neoqa_test: list[dict[str, Any]]) -> None:
+def test_family_shares_one_option_order_and_documents_keep_order(
+    neoqa_dev: list[dict[str, Any]], neoqa_test: list[dict[str, Any]]
+) -> None:
     for rows in (neoqa_dev, neoqa_test):
         for fam_id in {r["question_family_id"] for r in rows}:
             members = [r for r in rows if r["question_family_id"] == fam_id]
@@ -178,8 +192,10 @@ def test_documents_are_shuffled_not_chronological(neoqa_test: list[dict[str, Any
 
 def test_seed_really_changes_shuffles_and_is_deterministic(encrypted_release: Path) -> None:
     def fingerprint(seed: int) -> list[tuple[Any, ...]]:
-        return [(r["instance_id"], tuple(r["answer_options"]), tuple(r["use_evidence_documents"]))
-                for r in rows_of(encrypted_release, "neoqa", "test", seed=seed)]
+        return [
+            (r["instance_id"], tuple(r["answer_options"]), tuple(r["use_evidence_documents"]))
+            for r in rows_of(encrypted_release, "neoqa", "test", seed=seed)
+        ]
 
     assert fingerprint(1) == fingerprint(1)
     orders = {seed: fingerprint(seed) for seed in (1, 2, 3)}
@@ -190,8 +206,7 @@ def test_seed_really_changes_shuffles_and_is_deterministic(encrypted_release: Pa
 
 def test_timelines_never_mix(tmp_path: Path) -> None:
     # Put both fixture timelines in one split: every question must still see only its own timeline.
-    merged = {kind: release_records("dev")[kind] + release_records("test")[kind]
-              for kind in ("news", "questions")}
+    merged = {kind: release_records("dev")[kind] + release_records("test")[kind] for kind in ("news", "questions")}
     for kind, records in merged.items():
         write_jsonl(tmp_path / f"dev.{kind}.jsonl", records, key=23456)
     rows = list(engine.PreparedSplit(tmp_path, "neoqa", "dev", key=23456))
@@ -234,16 +249,15 @@ def test_optimal_evidence_one_article_removed(optimal: dict[str, list[dict[str, 
     assert sorted(q3_children) == sorted(question_id(DEV, n) for n in ("Q3-FP1", "Q3-US1", "Q3-US2"))
 
 
-def test_optimal_evidence_counts(optimal: dict[str, list[dict[str, Any]]],
-                                 neoqa_dev: list[dict[str, Any]]) -> None:
+def test_optimal_evidence_counts(optimal: dict[str, list[dict[str, Any]]], neoqa_dev: list[dict[str, Any]]) -> None:
     # dev: Q1 1+2+3, Q2 1+2, Q3 1+2+3, Q4 1+1; test: QA1 1+2+4, QA2 1+1, QA3 1+2, QA4 1+1+1
     assert len(optimal["dev"]) == 17 and len(optimal["test"]) == 15
     # the same children are sampled, and the same option order used, as in the neoqa set
     for name in ("Q1", "Q3"):
-        assert sorted(child_ids(family(optimal["dev"], DEV, name))) == sorted(
-            child_ids(family(neoqa_dev, DEV, name)))
-        assert family(optimal["dev"], DEV, name)[0]["answer_options"] == family(neoqa_dev, DEV, name)[0][
-            "answer_options"]
+        assert sorted(child_ids(family(optimal["dev"], DEV, name))) == sorted(child_ids(family(neoqa_dev, DEV, name)))
+        assert (
+            family(optimal["dev"], DEV, name)[0]["answer_options"] == family(neoqa_dev, DEV, name)[0]["answer_options"]
+        )
 
 
 # --------------------------------------------------------------------------- context ablation (E.3)
@@ -264,28 +278,36 @@ def test_context_ablation_selection_and_counts(ablation: list[dict[str, Any]]) -
     assert len(ablation) == 50
 
 
-@pytest.mark.parametrize("name,relevant,mentioning", [
-    ("QA1", ("ev2-1", "ev9-0"), ("ev2-0", "ev2-1", "ev9-0", "ev9-1")),
-    ("QA3", ("ev5-0", "ev8-0"), ("ev5-0", "ev8-0")),
-])
-def test_context_ablation_nested_and_order_stable(ablation: list[dict[str, Any]], name: str,
-                                                  relevant: tuple[str, ...], mentioning: tuple[str, ...]) -> None:
+@pytest.mark.parametrize(
+    "name,relevant,mentioning",
+    [
+        ("QA1", ("ev2-1", "ev9-0"), ("ev2-0", "ev2-1", "ev9-0", "ev9-1")),
+        ("QA3", ("ev5-0", "ev8-0"), ("ev5-0", "ev8-0")),
+    ],
+)
+def test_context_ablation_nested_and_order_stable(
+    ablation: list[dict[str, Any]], name: str, relevant: tuple[str, ...], mentioning: tuple[str, ...]
+) -> None:
     rows = family(ablation, TEST, name)
     allowed_irrelevant = events(TEST, *range(10)) - arts(TEST, *mentioning)
     sufficient = sorted(variants(rows, engine.SUFFICIENT), key=lambda r: len(r["irrelevant_article_ids"]))
     assert [len(r["irrelevant_article_ids"]) for r in sufficient] == [0, 20, 40, 60, 80]
     largest = sufficient[-1]["use_evidence_documents"]
     for smaller, larger in zip(sufficient, sufficient[1:]):
-        assert larger["irrelevant_article_ids"][: len(smaller["irrelevant_article_ids"])] == smaller[
-            "irrelevant_article_ids"]
+        assert (
+            larger["irrelevant_article_ids"][: len(smaller["irrelevant_article_ids"])]
+            == smaller["irrelevant_article_ids"]
+        )
     for row in sufficient:
         shown = row["use_evidence_documents"]
         assert set(shown) == arts(TEST, *relevant) | set(row["irrelevant_article_ids"])
         assert set(row["irrelevant_article_ids"]) <= allowed_irrelevant
         assert shown == [i for i in largest if i in set(shown)]  # relative order fixed across sizes
         same_size = [r for r in rows if r["irrelevant_article_ids"] == row["irrelevant_article_ids"]]
-        gaps = {tuple(r["removed_article_ids"]): r["use_evidence_documents"]
-                for r in variants(same_size, engine.INSUFFICIENT)}
+        gaps = {
+            tuple(r["removed_article_ids"]): r["use_evidence_documents"]
+            for r in variants(same_size, engine.INSUFFICIENT)
+        }
         assert gaps == {(TEST.article_id(k),): [i for i in shown if i != TEST.article_id(k)] for k in relevant}
         for child in variants(same_size, engine.UNANSWERABLE):
             assert child["use_evidence_documents"] == shown

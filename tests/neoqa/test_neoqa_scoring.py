@@ -11,20 +11,30 @@ import builders.neoqa as engine
 from builders import metrics
 from builders.neoqa.answers import parse_answer
 
-OPTIONS = ["Unanswerable", "Whether the program would be robust enough", "Whether the program", "45 days",
-           "5 days", "Whether the program would include a mentorship initiative", "4 days"]
+OPTIONS = [
+    "Unanswerable",
+    "Whether the program would be robust enough",
+    "Whether the program",
+    "45 days",
+    "5 days",
+    "Whether the program would include a mentorship initiative",
+    "4 days",
+]
 
 
-@pytest.mark.parametrize("response,expected", [
-    ("Reasoning...\nAnswer: 3", 2),
-    ("Answer: [2]", 1),
-    ("**Answer:** 4", 3),
-    ("answer: answer: 7", 6),
-    ("Answer: 1\nOn reflection the evidence is missing.\nAnswer: 1.", 0),
-    ("First I thought Answer: 2, but no.\nAnswer: 6", 5),
-    ("Answer: 9", None),  # out of range, and no option text either
-    ("I cannot tell.", None),
-])
+@pytest.mark.parametrize(
+    "response,expected",
+    [
+        ("Reasoning...\nAnswer: 3", 2),
+        ("Answer: [2]", 1),
+        ("**Answer:** 4", 3),
+        ("answer: answer: 7", 6),
+        ("Answer: 1\nOn reflection the evidence is missing.\nAnswer: 1.", 0),
+        ("First I thought Answer: 2, but no.\nAnswer: 6", 5),
+        ("Answer: 9", None),  # out of range, and no option text either
+        ("I cannot tell.", None),
+    ],
+)
 def test_number_answers(response: str, expected: int | None) -> None:
     assert parse_answer(response, OPTIONS) == expected
 
@@ -87,9 +97,13 @@ def test_neoqa_scores_by_hand() -> None:
     assert scores["accuracy_deflection"] == pytest.approx(2 / 3)
     assert scores["adt_score"] == pytest.approx(2 * 0.5 * (2 / 3) / (0.5 + 2 / 3))
     assert scores["accuracy"] == 0.6 and scores["count"] == 5
-    assert scores["per_category"] == {"multi-hop/answerable": 1.0, "time-span/answerable": 0.0,
-                                      "multi-hop/insufficient": 1.0, "false-premise": 1.0,
-                                      "uncertain-specificity": 0.0}
+    assert scores["per_category"] == {
+        "multi-hop/answerable": 1.0,
+        "time-span/answerable": 0.0,
+        "multi-hop/insufficient": 1.0,
+        "false-premise": 1.0,
+        "uncertain-specificity": 0.0,
+    }
     with pytest.raises(ValueError, match="no prediction for instance 'e'"):
         metrics.neoqa_scores(instances, {"a": 1, "b": 2, "c": 0, "d": 0})
 
@@ -101,6 +115,7 @@ def test_oracle_and_always_deflect_on_the_fixture(encrypted_release: Path) -> No
     deflect = metrics.neoqa_scores(rows, {r["instance_id"]: r["answer_options"].index("Unanswerable") for r in rows})
     assert (deflect["accuracy_answerable"], deflect["accuracy_deflection"], deflect["adt_score"]) == (0.0, 1.0, 0.0)
     # an oracle that reads its answers back through the parser scores the same
-    parsed = {r["instance_id"]: parse_answer(f"...\nAnswer: {r['gold_answer_idx'] + 1}", r["answer_options"])
-              for r in rows}
+    parsed = {
+        r["instance_id"]: parse_answer(f"...\nAnswer: {r['gold_answer_idx'] + 1}", r["answer_options"]) for r in rows
+    }
     assert metrics.neoqa_scores(rows, parsed)["adt_score"] == 1.0

@@ -26,15 +26,24 @@ from builders.phantomwiki.variants import named_people, read_premises
 
 DEFLECTION = "insufficient information"
 _LISTS = {  # sentence word -> (the person's list it fills, the gender it gives the people named)
-    "sister": ("sibling", "female"), "sisters": ("sibling", "female"),
-    "brother": ("sibling", "male"), "brothers": ("sibling", "male"),
-    "mother": ("parent", "female"), "mothers": ("parent", "female"),
-    "father": ("parent", "male"), "fathers": ("parent", "male"),
-    "son": ("child", "male"), "sons": ("child", "male"),
-    "daughter": ("child", "female"), "daughters": ("child", "female"),
-    "wife": ("spouse", "female"), "wives": ("spouse", "female"),
-    "husband": ("spouse", "male"), "husbands": ("spouse", "male"),
-    "friend": ("friend", None), "friends": ("friend", None),
+    "sister": ("sibling", "female"),
+    "sisters": ("sibling", "female"),
+    "brother": ("sibling", "male"),
+    "brothers": ("sibling", "male"),
+    "mother": ("parent", "female"),
+    "mothers": ("parent", "female"),
+    "father": ("parent", "male"),
+    "fathers": ("parent", "male"),
+    "son": ("child", "male"),
+    "sons": ("child", "male"),
+    "daughter": ("child", "female"),
+    "daughters": ("child", "female"),
+    "wife": ("spouse", "female"),
+    "wives": ("spouse", "female"),
+    "husband": ("spouse", "male"),
+    "husbands": ("spouse", "male"),
+    "friend": ("friend", None),
+    "friends": ("friend", None),
 }
 _ATTRIBUTES = {"date of birth": "dob", "occupation": "job", "hobby": "hobby", "gender": "gender"}
 _WORDS = "|".join(sorted(map(re.escape, [*_LISTS, *_ATTRIBUTES]), key=len, reverse=True))
@@ -61,7 +70,7 @@ def _relation_paths() -> dict[str, list[str]]:
         renumber = {0: 0}
         i = 0
         while i < len(tokens):
-            pair = tokens[i:i + 3]
+            pair = tokens[i : i + 3]
             if pair in (["P", "C", f"neq:{node}"], ["C", "P", f"neq:{node}"]):
                 out.append("sibling" if pair[0] == "P" else "spouse")
                 node, kept = node + 2, kept + 1
@@ -155,12 +164,17 @@ class Reader:
                 index = int(step[4:])
                 paths = [(path, told) for path, told in paths if path[-1] != path[index]]
             else:
-                paths = [(path + (other,), step != "friend") for path, _ in paths if self._article(path[-1])
-                         for other in self.docs.own[path[-1]][step]]
+                paths = [
+                    (path + (other,), step != "friend")
+                    for path, _ in paths
+                    if self._article(path[-1])
+                    for other in self.docs.own[path[-1]][step]
+                ]
         return {path[-1] for path, _ in paths}
 
     def answer(self, query: Sequence[str], closed_world: str = "", question: str = "") -> list[str] | None:
-        """The sorted answers, or None where the careful reader cannot prove them complete or the question's premises."""
+        """The sorted answers, or None where the careful reader cannot prove them complete or the question's
+        premises."""
         try:
             if self.careful:
                 self._check(question)
@@ -195,7 +209,7 @@ class Reader:
             literals = literals[1:]
         else:
             frontier = set()
-        for index, text in enumerate(literals):
+        for text in literals:
             count = _COUNT.match(text)
             if count:
                 rel, source = count.group(1), count.group(2)

@@ -8,7 +8,7 @@ from builders.phantomwiki.articles import family_of, read_article
 from builders.phantomwiki.kinship import Kinship
 from builders.phantomwiki.solver import Solver
 from builders.phantomwiki.universe import build_universe
-from pw_universes import generated
+from tests.phantomwiki.pw_universes import generated
 
 
 def universe_from_text(articles):
@@ -30,7 +30,9 @@ def universe_from_text(articles):
             parent_edges.append((ids[obj], ids[subject]))
         elif predicate == "friend":
             friend_edges.append((ids[subject], ids[obj]))
-    return build_universe(names, female, parent_edges, friend_edges, attrs["dob"], attrs["job"], attrs["hobby"]), statements
+    return build_universe(
+        names, female, parent_edges, friend_edges, attrs["dob"], attrs["job"], attrs["hobby"]
+    ), statements
 
 
 @pytest.mark.parametrize("name", ["n50_s1", "n500_s1", "n500_s3", "n5000_s2"])
@@ -51,7 +53,9 @@ def test_every_family_sentence_is_true_and_complete(name):
     for person in range(len(universe)):
         for rel, linked in family_of(g.universe, person).items():
             expected |= {(rel, g.universe.names[person], g.universe.names[other]) for other in linked}
-    assert {t for t in stated if t[0] in ("sister", "brother", "mother", "father", "son", "daughter", "wife", "husband")} == expected
+    assert {
+        t for t in stated if t[0] in ("sister", "brother", "mother", "father", "son", "daughter", "wife", "husband")
+    } == expected
 
 
 def test_an_article_reads_as_the_spec_shows(n50=None):

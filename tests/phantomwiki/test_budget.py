@@ -16,10 +16,13 @@ from builders.phantomwiki.config import ConfigError, settings_from
 REPO = Path(__file__).resolve().parents[2]
 
 
-@pytest.mark.parametrize("name, knobs, says", [
-    ("n10000000000_s1", {}, "n10000000000_s1 with questions_per_template=10 needs about 72,000.4 GB"),
-    ("n50_s1", {"questions_per_template": 10**7}, "questions_per_template=10000000 needs about 75,000.3 GB"),
-])
+@pytest.mark.parametrize(
+    "name, knobs, says",
+    [
+        ("n10000000000_s1", {}, "n10000000000_s1 with questions_per_template=10 needs about 72,000.4 GB"),
+        ("n50_s1", {"questions_per_template": 10**7}, "questions_per_template=10000000 needs about 75,000.3 GB"),
+    ],
+)
 def test_a_configuration_beyond_the_machine_is_refused_before_any_work(name, knobs, says, tmp_path, monkeypatch):
     monkeypatch.delenv(budget.LIMIT_VARIABLE, raising=False)
     began = time.perf_counter()
@@ -35,7 +38,9 @@ def test_the_estimate_follows_the_measured_peaks():
     assert budget.estimate(settings_from("n5000_s1")[0]) < 0.5e9  # measured: 0.34 GB
 
 
-@pytest.mark.parametrize("value, limit", [("64G", 64 * 1024**3), ("512M", 512 * 1024**2), ("1000", 1000), ("off", None)])
+@pytest.mark.parametrize(
+    "value, limit", [("64G", 64 * 1024**3), ("512M", 512 * 1024**2), ("1000", 1000), ("off", None)]
+)
 def test_the_limit_can_be_set_or_turned_off(monkeypatch, value, limit):
     monkeypatch.setenv(budget.LIMIT_VARIABLE, value)
     assert budget._limit() == limit
@@ -50,6 +55,20 @@ def test_a_limit_that_is_not_a_size_is_one_line(monkeypatch):
 
 
 def test_the_command_line_says_it_in_one_line(tmp_path):
-    done = subprocess.run([sys.executable, "-m", "phantom_wiki", "generate", "n50_s1", "--questions-per-template",
-                           "10000000", "--out", str(tmp_path)], capture_output=True, text=True, cwd=REPO)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "phantom_wiki",
+            "generate",
+            "n50_s1",
+            "--questions-per-template",
+            "10000000",
+            "--out",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+    )
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "needs about" in done.stderr

@@ -12,7 +12,10 @@ import pytest
 
 from builders.phantomwiki import generate as engine
 from builders.phantomwiki.config import SUBSETS
-from pw_universes import generated
+from tests.phantomwiki.pw_universes import generated
+
+pytestmark = pytest.mark.integration
+
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -29,8 +32,12 @@ def test_generate_writes_every_subset_that_plain_load_dataset_reads_back(tmp_pat
     assert "difficulty" in done.stdout and "time" in done.stdout
     g = generated("n50_s1")
     for subset in SUBSETS:
-        ds = datasets.load_dataset(loader, data_files={"test": str(tmp_path / f"{subset}.{file_format}")}, split="test",
-                                   cache_dir=str(tmp_path / "cache"))
+        ds = datasets.load_dataset(
+            loader,
+            data_files={"test": str(tmp_path / f"{subset}.{file_format}")},
+            split="test",
+            cache_dir=str(tmp_path / "cache"),
+        )
         assert ds.to_list() == list(engine.ROWS[subset](g)), subset
 
 
@@ -44,8 +51,10 @@ def export_v1_facts(tmp_path: Path) -> Path:
     """The universe as v1 writes facts.pl: SWI-Prolog's `listing` of everything consulted."""
     assert cli("prolog", "n50_s1", "--out", str(tmp_path)).returncode == 0
     facts = tmp_path / "v1_facts.pl"
-    subprocess.run(["swipl", "-q", "-g", f"consult('{tmp_path / 'program.pl'}'), tell('{facts}'), listing, told",
-                    "-t", "halt"], check=True)
+    subprocess.run(
+        ["swipl", "-q", "-g", f"consult('{tmp_path / 'program.pl'}'), tell('{facts}'), listing, told", "-t", "halt"],
+        check=True,
+    )
     return facts
 
 
@@ -66,7 +75,9 @@ def test_resolve_reproduces_every_stored_answer_from_a_v1_style_database(tmp_pat
 
 def test_resolve_lists_a_stored_answer_it_does_not_reproduce(tmp_path):
     facts = export_v1_facts(tmp_path)
-    done = cli("resolve", "--database", str(facts), "--questions", str(v1_questions(tmp_path / "q.json", change_one=True)))
+    done = cli(
+        "resolve", "--database", str(facts), "--questions", str(v1_questions(tmp_path / "q.json", change_one=True))
+    )
     assert done.returncode == 1
     assert "reproduced 499 of 500 stored answers" in done.stdout
     assert "Nobody Atall" in done.stdout and generated("n50_s1").questions[3].id in done.stdout
@@ -94,7 +105,9 @@ def test_generate_never_overwrites_files_unless_asked(tmp_path):
     mine.write_bytes(b"the user's own file")
     done = cli("generate", "n5_s1", "--out", str(tmp_path))
     assert done.returncode == 2 and done.stderr.count("\n") == 1
-    assert "already holds corpus.parquet; pass --overwrite" in done.stderr and mine.read_bytes() == b"the user's own file"
+    assert (
+        "already holds corpus.parquet; pass --overwrite" in done.stderr and mine.read_bytes() == b"the user's own file"
+    )
     assert cli("generate", "n5_s1", "--out", str(tmp_path), "--overwrite").returncode == 0
     assert mine.read_bytes().startswith(b"PAR1")
 

@@ -14,7 +14,7 @@ import builders.digest
 import phantom_wiki
 from builders.phantomwiki import generate as engine
 from builders.phantomwiki.config import ConfigError
-from pw_universes import generated
+from tests.phantomwiki.pw_universes import generated
 
 
 def test_questions_load_as_a_dataset_equal_to_the_generator_rows(tmp_path):
@@ -125,14 +125,17 @@ def test_a_bad_name_or_value_is_one_clear_line(name, knobs, says, tmp_path):
     assert "\n" not in str(error.value)
 
 
-@pytest.mark.parametrize("where, says", [("a-file", "is a file; give a folder"),
-                                         ("a-file/cache", "cannot make cache_dir")])
+@pytest.mark.parametrize(
+    "where, says", [("a-file", "is a file; give a folder"), ("a-file/cache", "cannot make cache_dir")]
+)
 def test_a_cache_dir_that_cannot_hold_a_cache_is_one_line(tmp_path, where, says):
     from dataset_loading import CacheDirError
 
     (tmp_path / "a-file").write_text("x")
-    for load in (phantom_wiki.load_dataset, lambda name, cache_dir: phantom_wiki.load_published(tmp_path, name,
-                                                                                                 cache_dir=cache_dir)):
+    for load in (
+        phantom_wiki.load_dataset,
+        lambda name, cache_dir: phantom_wiki.load_published(tmp_path, name, cache_dir=cache_dir),
+    ):
         with pytest.raises(CacheDirError, match=says) as error:
             load("n5_s1", cache_dir=str(tmp_path / where))
         assert "\n" not in str(error.value)
@@ -146,19 +149,27 @@ def _flip_a_letter(folder):
     arrow.write_bytes(bytes(data))
 
 
-@pytest.mark.parametrize("damage, says", [
-    (_flip_a_letter, "phantom_wiki-test.arrow differs from what was written"),
-    (lambda folder: next(folder.glob("*.arrow")).write_bytes(next(folder.glob("*.arrow")).read_bytes()[:1000]), "bytes"),
-    (lambda folder: next(folder.glob("*.arrow")).write_bytes(b""), "has 0 bytes"),
-    (lambda folder: next(folder.glob("*.arrow")).unlink(), "missing or unexpected"),
-    (lambda folder: (folder / "dataset_info.json").write_text("garbage{"), "dataset_info.json has 8 bytes"),
-    (lambda folder: (folder / "leakproof_digest.json").unlink(), "no readable leakproof_digest.json"),
-])
+@pytest.mark.parametrize(
+    "damage, says",
+    [
+        (_flip_a_letter, "phantom_wiki-test.arrow differs from what was written"),
+        (
+            lambda folder: next(folder.glob("*.arrow")).write_bytes(next(folder.glob("*.arrow")).read_bytes()[:1000]),
+            "bytes",
+        ),
+        (lambda folder: next(folder.glob("*.arrow")).write_bytes(b""), "has 0 bytes"),
+        (lambda folder: next(folder.glob("*.arrow")).unlink(), "missing or unexpected"),
+        (lambda folder: (folder / "dataset_info.json").write_text("garbage{"), "dataset_info.json has 8 bytes"),
+        (lambda folder: (folder / "leakproof_digest.json").unlink(), "no readable leakproof_digest.json"),
+    ],
+)
 def test_a_damaged_cache_is_said_in_one_line_and_generated_again(tmp_path, damage, says):
     expected = phantom_wiki.load_dataset("n20_s1_corpus", split="test", cache_dir=str(tmp_path)).to_list()
     folder = next(tmp_path.rglob("leakproof_digest.json")).parent
     damage(folder)
-    with pytest.warns(UserWarning, match=f"the cached n20_s1_corpus in .* is damaged \\(.*{says}.*\\); generating it again"):
+    with pytest.warns(
+        UserWarning, match=f"the cached n20_s1_corpus in .* is damaged \\(.*{says}.*\\); generating it again"
+    ):
         again = phantom_wiki.load_dataset("n20_s1_corpus", split="test", cache_dir=str(tmp_path)).to_list()
     assert again == expected
     with warnings.catch_warnings():

@@ -1,4 +1,5 @@
-"""Evidence instances a careful reader can verify: sufficient documents prove the complete gold answer, insufficient ones cannot."""
+"""Evidence instances a careful reader can verify: sufficient documents prove the complete gold answer, insufficient
+ones cannot."""
 
 from __future__ import annotations
 
@@ -11,12 +12,12 @@ import pytest
 from builders.evidence import ABLATION_LEVELS, to_markdown
 from builders.metrics import DEFLECTION
 from builders.phantomwiki.config import ConfigError, settings_from
-from builders.phantomwiki.instances import build_instances, build_rag
+from builders.phantomwiki.instances import build_instances
 from builders.phantomwiki.reading import Names, Reading, article_statements, compile_article
 from builders.phantomwiki.required import RequiredSets, proven, starts_from_attribute
 from builders.retrieval import Bm25Index
-from careful_reader import Documents, Reader
-from pw_universes import generated
+from tests.phantomwiki.careful_reader import Documents, Reader
+from tests.phantomwiki.pw_universes import generated, instances, rag
 
 
 def check_labels(g, rows, fmt: str = "markdown") -> None:
@@ -53,33 +54,40 @@ def check_labels(g, rows, fmt: str = "markdown") -> None:
         assert bool(row["closed_world"]) == starts_from_attribute(q.query)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["n500_s1", "n500_s2", "n500_s3", "n5000_s1", "n5000_s2"])
 def test_the_careful_reader_answers_every_sufficient_instance_and_refuses_every_insufficient_one(name):
     g = generated(name)
-    rows = build_instances(g)
+    rows = instances(name)
     assert {r["answerable"] for r in rows} == {"sufficient", "insufficient", "unanswerable"}
     check_labels(g, rows)
 
 
 def test_attribute_start_questions_get_instances_only_in_a_closed_world_when_asked():
     g = generated("n500_s1")
-    by_default = build_instances(g)
+    by_default = instances("n500_s1")
     assert not any(r["closed_world"] for r in by_default)
-    assert {starts_from_attribute(q.query) for q in g.questions if q.id in {r["question_id"] for r in by_default}} == {False}
-    closed = build_instances(g, dataclasses.replace(g.settings, attribute_questions=True))
+    assert {starts_from_attribute(q.query) for q in g.questions if q.id in {r["question_id"] for r in by_default}} == {
+        False
+    }
+    closed = instances("n500_s1", attribute_questions=True)
     attribute_rows = [r for r in closed if r["closed_world"]]
     assert {r["answerable"] for r in attribute_rows} == {"sufficient", "insufficient"}
     assert all(r["closed_world"].startswith("In this universe, exactly ") for r in attribute_rows)
     check_labels(g, closed)
 
 
-@pytest.mark.parametrize("knobs", [
-    {"instance_layout": "ablation", "distractors": "easy"},
-    {"instance_layout": "fixed", "instance_documents": 10, "document_format": "html", "attribute_questions": True},
-    {"instance_layout": "ablation", "document_format": "text", "max_evidence": 40},
-])
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "knobs",
+    [
+        {"instance_layout": "ablation", "distractors": "easy"},
+        {"instance_layout": "fixed", "instance_documents": 10, "document_format": "html", "attribute_questions": True},
+        {"instance_layout": "ablation", "document_format": "text", "max_evidence": 40},
+    ],
+)
 def test_labels_stay_exact_in_every_layout_kind_and_format(knobs):
-    g = generated("n500_s2")
+    g = generated("n500_s2", questions_per_template=4)  # 200 questions: the ablation layout shows up to 80 more each
     settings = dataclasses.replace(g.settings, **knobs)
     check_labels(g, build_instances(g, settings), settings.document_format)
 
@@ -92,8 +100,7 @@ def by_question(rows):
 
 
 def test_one_insufficient_instance_per_required_article_and_every_article_is_required():
-    g = generated("n500_s1")
-    for qid, rows in by_question(build_instances(g)).items():
+    for rows in by_question(instances("n500_s1")).values():
         sufficient = [r for r in rows if r["answerable"] == "sufficient"]
         assert len(sufficient) == 1
         evidence = sufficient[0]["evidence_titles"]
@@ -110,17 +117,14 @@ def test_one_insufficient_instance_per_required_article_and_every_article_is_req
 
 def test_every_question_within_max_evidence_has_instances():
     g = generated("n500_s3")
-    settings = dataclasses.replace(g.settings, max_evidence=10_000)
     person_start = {q.id for q in g.questions if not starts_from_attribute(q.query)}
-    assert {r["question_id"] for r in build_instances(g, settings)} == person_start
-    everything = dataclasses.replace(settings, attribute_questions=True)
-    assert {r["question_id"] for r in build_instances(g, everything)} == {q.id for q in g.questions}
+    assert {r["question_id"] for r in instances("n500_s3", max_evidence=10_000)} == person_start
+    everything = instances("n500_s3", max_evidence=10_000, attribute_questions=True)
+    assert {r["question_id"] for r in everything} == {q.id for q in g.questions}
 
 
 def test_fixed_layout_holds_the_configured_number_of_documents():
-    g = generated("n500_s1")
-    settings = dataclasses.replace(g.settings, instance_layout="fixed", instance_documents=10)
-    for row in build_instances(g, settings):
+    for row in instances("n500_s1", instance_layout="fixed", instance_documents=10):
         if row["answerable"] == "unanswerable":
             continue  # a variant shows its family's sufficient documents (test_variants.py)
         full_evidence = len(row["evidence_titles"]) + (1 if row["missing_article"] else 0)
@@ -129,9 +133,7 @@ def test_fixed_layout_holds_the_configured_number_of_documents():
 
 
 def test_one_document_order_is_shared_by_every_instance_of_a_question():
-    g = generated("n500_s1")
-    settings = dataclasses.replace(g.settings, instance_layout="ablation")
-    for rows in by_question(build_instances(g, settings)).values():
+    for rows in by_question(instances("n500_s1", instance_layout="ablation")).values():
         orders = [[d["title"] for d in row["documents"]] for row in rows]
         everything = max(orders, key=len)  # the sufficient instance with the most distractors holds them all
         for order in orders:
@@ -139,14 +141,15 @@ def test_one_document_order_is_shared_by_every_instance_of_a_question():
             assert order == [t for t in everything if t in set(order)]
 
 
+@pytest.mark.slow
 def test_ablation_levels_nest_each_smaller_distractor_set_in_the_larger():
-    g = generated("n5000_s1")
-    settings = dataclasses.replace(g.settings, instance_layout="ablation")
-    rows = build_instances(g, settings)
+    rows = instances("n5000_s1", instance_layout="ablation")
     for rows_of_question in by_question(rows).values():
         for case in {r["instance_id"].rsplit("/", 1)[1] for r in rows_of_question}:  # sufficient, missing-1, ...
-            ladder = sorted((r for r in rows_of_question if r["instance_id"].endswith("/" + case)),
-                            key=lambda r: r["num_distractors"])
+            ladder = sorted(
+                (r for r in rows_of_question if r["instance_id"].endswith("/" + case)),
+                key=lambda r: r["num_distractors"],
+            )
             assert [r["num_distractors"] for r in ladder] == list(ABLATION_LEVELS)
             for small, large in zip(ladder, ladder[1:]):
                 kept = [t for t in large["distractor_titles"] if t in set(small["distractor_titles"])]
@@ -154,6 +157,7 @@ def test_ablation_levels_nest_each_smaller_distractor_set_in_the_larger():
                 assert len(small["distractor_titles"]) < len(large["distractor_titles"])
 
 
+@pytest.mark.slow
 def test_hard_distractors_rank_far_closer_to_the_question_than_easy_ones():
     g = generated("n5000_s1")
     index = Bm25Index([a.article for a in g.articles])
@@ -161,9 +165,11 @@ def test_hard_distractors_rank_far_closer_to_the_question_than_easy_ones():
     mean_rank = {}
     for kind in ("hard", "easy"):
         ranks = []
-        for row in build_instances(g, dataclasses.replace(g.settings, distractors=kind)):
+        for row in instances("n5000_s1", distractors=kind):
             if row["answerable"] == "sufficient" and row["distractor_titles"]:
-                query = "\n".join([row["question"]] + [d["text"] for d in row["documents"] if d["title"] in row["evidence_titles"]])
+                query = "\n".join(
+                    [row["question"]] + [d["text"] for d in row["documents"] if d["title"] in row["evidence_titles"]]
+                )
                 scores = index.scores(query)
                 rank = np.empty(len(scores), dtype=np.int64)
                 rank[np.argsort(-scores, kind="stable")] = np.arange(len(scores))
@@ -185,8 +191,7 @@ def test_instances_are_deterministic_and_depend_on_the_seed():
 def test_rag_rows_hold_the_bm25_top_k_and_are_sufficient_exactly_when_the_careful_reader_answers():
     g = generated("n500_s1")
     index = Bm25Index([a.article for a in g.articles])
-    settings = dataclasses.replace(g.settings, retrieval_k=6)
-    rows = [r for r in build_rag(g, settings) if not r["unanswerable_kind"]]  # variants: see test_variants.py
+    rows = [r for r in rag("n500_s1", retrieval_k=6) if not r["unanswerable_kind"]]  # variants: see test_variants.py
     assert len(rows) == len(g.questions)
     questions = {q.id: q for q in g.questions}
     for row in rows:
@@ -206,18 +211,21 @@ def test_rag_rows_hold_the_bm25_top_k_and_are_sufficient_exactly_when_the_carefu
     assert any(r["retrieved_sufficient"] and r["closed_world"] for r in rows)
 
 
-@pytest.mark.parametrize("knob, value, message", [
-    ("instance_layout", "spiral", "instance_layout='spiral' is out of range: expected one of fixed, ablation"),
-    ("distractors", "medium", "distractors='medium' is out of range: expected one of hard, easy"),
-    ("document_format", "pdf", "document_format='pdf' is out of range: expected one of markdown, text, html"),
-    ("retriever", "bm26", "retriever='bm26' is out of range: expected one of bm25s, rank_bm25"),
-    ("retrieval_k", 0, "retrieval_k=0 is out of range: expected at least 1"),
-    ("instance_documents", "ten", "instance_documents='ten' must be a whole number"),
-    ("questions_per_template", 0.5, "questions_per_template=0.5 must be a whole number"),
-    ("max_children", True, "max_children=True must be a whole number"),
-    ("easy_mode", 1, "easy_mode=1 must be True or False"),
-    ("friendship_degree", False, "friendship_degree=False must be a number"),
-])
+@pytest.mark.parametrize(
+    "knob, value, message",
+    [
+        ("instance_layout", "spiral", "instance_layout='spiral' is out of range: expected one of fixed, ablation"),
+        ("distractors", "medium", "distractors='medium' is out of range: expected one of hard, easy"),
+        ("document_format", "pdf", "document_format='pdf' is out of range: expected one of markdown, text, html"),
+        ("retriever", "bm26", "retriever='bm26' is out of range: expected one of bm25s, rank_bm25"),
+        ("retrieval_k", 0, "retrieval_k=0 is out of range: expected at least 1"),
+        ("instance_documents", "ten", "instance_documents='ten' must be a whole number"),
+        ("questions_per_template", 0.5, "questions_per_template=0.5 must be a whole number"),
+        ("max_children", True, "max_children=True must be a whole number"),
+        ("easy_mode", 1, "easy_mode=1 must be True or False"),
+        ("friendship_degree", False, "friendship_degree=False must be a number"),
+    ],
+)
 def test_a_bad_instance_knob_is_a_one_line_error(knob, value, message):
     with pytest.raises(ConfigError) as error:
         settings_from("n500_s1_instances", **{knob: value})

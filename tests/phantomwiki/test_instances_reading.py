@@ -1,4 +1,5 @@
-"""The careful reader behind the instance labels: sound, complete on the whole corpus, and no cleverer than its rules."""
+"""The careful reader behind the instance labels: sound, complete on the whole corpus, and no cleverer than its
+rules."""
 
 from __future__ import annotations
 
@@ -9,15 +10,18 @@ from builders.phantomwiki.articles import read_article
 from builders.phantomwiki.kinship import Kinship
 from builders.phantomwiki.reading import Reading
 from builders.phantomwiki.relations import relations
-from pw_universes import generated
+from tests.phantomwiki.pw_universes import generated
 
 
 def article(name: str, family: str = "", friends: str = "", attributes: str = "") -> str:
     return f"# {name}\n\n## Family\n{family}\n\n## Friends\n{friends}\n\n## Attributes\n{attributes}\n"
 
 
-ANN = article("Ann Lee", "The brother of Ann Lee is Bo Lee.\nThe mother of Ann Lee is Cy Lee.",
-              attributes="The occupation of Ann Lee is baker.\nThe gender of Ann Lee is female.")
+ANN = article(
+    "Ann Lee",
+    "The brother of Ann Lee is Bo Lee.\nThe mother of Ann Lee is Cy Lee.",
+    attributes="The occupation of Ann Lee is baker.\nThe gender of Ann Lee is female.",
+)
 BO = article("Bo Lee", "The mother of Bo Lee is Cy Lee.", attributes="The occupation of Bo Lee is pilot.")
 CY = article("Cy Lee", "The son of Cy Lee is Bo Lee.\nThe daughter of Cy Lee is Ann Lee.")
 
@@ -53,12 +57,12 @@ def test_a_gender_no_sentence_gives_fails_both_filters():
 
 def test_attributes_and_the_person_whose_attribute_is():
     reading = Reading.from_texts([ANN, BO])
-    assert reading.answers(['job(Y_2, Y_1)', 'brother("Ann Lee", Y_2)'], "Y_1") == ["pilot"]
-    assert reading.answers(['sister(Y_2, Y_1)', 'job(Y_2, "pilot")'], "Y_1") == ["Ann Lee"]
+    assert reading.answers(["job(Y_2, Y_1)", 'brother("Ann Lee", Y_2)'], "Y_1") == ["pilot"]
+    assert reading.answers(["sister(Y_2, Y_1)", 'job(Y_2, "pilot")'], "Y_1") == ["Ann Lee"]
 
 
 def test_a_count_needs_the_counted_persons_own_article():
-    query = ['aggregate_all(count, distinct(child(Y_2, Y_1)), Count_1)', 'mother("Bo Lee", Y_2)']
+    query = ["aggregate_all(count, distinct(child(Y_2, Y_1)), Count_1)", 'mother("Bo Lee", Y_2)']
     assert Reading.from_texts([BO, ANN]).answers(query, "Count_1") is None  # Cy Lee's article is absent
     assert Reading.from_texts([BO, CY]).answers(query, "Count_1") == ["2"]
     assert Reading.from_texts([BO, CY]).counts(query) == {"Cy Lee": 2}

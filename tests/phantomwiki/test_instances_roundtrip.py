@@ -19,13 +19,18 @@ REPO = Path(__file__).resolve().parents[2]
 @pytest.mark.parametrize("name", ["n200_s4"])
 def test_cli_parquet_loads_back_identical_with_plain_datasets(name, tmp_path):
     out = tmp_path / "out"
-    run = subprocess.run([sys.executable, "-m", "phantom_wiki", "generate", name, "--out", str(out)],
-                         cwd=REPO, capture_output=True, text=True)
+    run = subprocess.run(
+        [sys.executable, "-m", "phantom_wiki", "generate", name, "--out", str(out)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+    )
     assert run.returncode == 0, run.stderr
     generated = generate(settings_from(name)[0])
     for subset in ("instances", "rag"):
-        loaded = datasets.load_dataset("parquet", data_files=str(out / f"{subset}.parquet"), split="train",
-                                       cache_dir=str(tmp_path / "cache"))
+        loaded = datasets.load_dataset(
+            "parquet", data_files=str(out / f"{subset}.parquet"), split="train", cache_dir=str(tmp_path / "cache")
+        )
         assert loaded.features == FEATURES[subset]
         assert loaded.to_list() == list(ROWS[subset](generated))
         assert len(loaded) > 0

@@ -1,4 +1,5 @@
-"""Scoring, on hand-worked examples: answer-level P/R/F1 and exact match, deflection, ADTScore, CReSt's unified score, citations."""
+"""Scoring, on hand-worked examples: answer-level P/R/F1 and exact match, deflection, ADTScore, CReSt's unified
+score, citations."""
 
 from __future__ import annotations
 
@@ -157,12 +158,27 @@ def test_scores_per_category_pair_the_answerable_side_with_each_kind_of_instance
         {"instance_id": "a", "answerable": "sufficient", "answer": ["Ann Lee"], "citations": [0]},
         {"instance_id": "b", "answerable": "sufficient", "answer": ["Bo Li"], "citations": [0]},
         {"instance_id": "c", "answerable": "insufficient", "answer": [DEFLECTION], "citations": []},
-        {"instance_id": "d", "answerable": "unanswerable", "unanswerable_kind": "false_premise_relation",
-         "answer": [DEFLECTION], "citations": []},
-        {"instance_id": "e", "answerable": "unanswerable", "unanswerable_kind": "false_premise_relation",
-         "answer": [DEFLECTION], "citations": []},
-        {"instance_id": "f", "answerable": "unanswerable", "unanswerable_kind": "uncertain_specificity",
-         "answer": [DEFLECTION], "citations": []},
+        {
+            "instance_id": "d",
+            "answerable": "unanswerable",
+            "unanswerable_kind": "false_premise_relation",
+            "answer": [DEFLECTION],
+            "citations": [],
+        },
+        {
+            "instance_id": "e",
+            "answerable": "unanswerable",
+            "unanswerable_kind": "false_premise_relation",
+            "answer": [DEFLECTION],
+            "citations": [],
+        },
+        {
+            "instance_id": "f",
+            "answerable": "unanswerable",
+            "unanswerable_kind": "uncertain_specificity",
+            "answer": [DEFLECTION],
+            "citations": [],
+        },
     ]
     predictions = {
         "a": {"answer": "Ann Lee"},  # correct (1)
@@ -174,14 +190,31 @@ def test_scores_per_category_pair_the_answerable_side_with_each_kind_of_instance
     }
     scores = instance_scores(instances, predictions)
     assert scores["accuracy_answerable"] == 0.5 and scores["accuracy_deflection"] == 0.5
-    assert list(scores["per_category"]) == ["answerable", "insufficient", "false_premise_relation", "uncertain_specificity"]
+    assert list(scores["per_category"]) == [
+        "answerable",
+        "insufficient",
+        "false_premise_relation",
+        "uncertain_specificity",
+    ]
     assert scores["per_category"]["answerable"] == {"accuracy": 0.5, "count": 2}
     assert scores["per_category"]["insufficient"] == {
-        "accuracy": 1.0, "count": 1, "adt_score": pytest.approx(2 / 3), "unified_score": pytest.approx((0 + 1) / 2)}
+        "accuracy": 1.0,
+        "count": 1,
+        "adt_score": pytest.approx(2 / 3),
+        "unified_score": pytest.approx((0 + 1) / 2),
+    }
     assert scores["per_category"]["false_premise_relation"] == {
-        "accuracy": 0.5, "count": 2, "adt_score": 0.5, "unified_score": pytest.approx((0 + 0.5) / 2)}
+        "accuracy": 0.5,
+        "count": 2,
+        "adt_score": 0.5,
+        "unified_score": pytest.approx((0 + 0.5) / 2),
+    }
     assert scores["per_category"]["uncertain_specificity"] == {
-        "accuracy": 0.0, "count": 1, "adt_score": 0.0, "unified_score": 0.0}
+        "accuracy": 0.0,
+        "count": 1,
+        "adt_score": 0.0,
+        "unified_score": 0.0,
+    }
 
 
 def test_multiple_choice_scores_count_the_gold_option_only():
@@ -190,8 +223,18 @@ def test_multiple_choice_scores_count_the_gold_option_only():
     instances = [
         {"instance_id": "a", "answerable": "sufficient", "gold_answer_idx": 2},
         {"instance_id": "b", "answerable": "insufficient", "gold_answer_idx": 0},
-        {"instance_id": "c", "answerable": "unanswerable", "unanswerable_kind": "nonexistent_person", "gold_answer_idx": 0},
-        {"instance_id": "d", "answerable": "unanswerable", "unanswerable_kind": "nonexistent_person", "gold_answer_idx": 0},
+        {
+            "instance_id": "c",
+            "answerable": "unanswerable",
+            "unanswerable_kind": "nonexistent_person",
+            "gold_answer_idx": 0,
+        },
+        {
+            "instance_id": "d",
+            "answerable": "unanswerable",
+            "unanswerable_kind": "nonexistent_person",
+            "gold_answer_idx": 0,
+        },
     ]
     scores = choice_scores(instances, {"a": 2, "b": 0, "c": 1, "d": None})
     assert scores["accuracy_answerable"] == 1.0 and scores["accuracy_deflection"] == pytest.approx(1 / 3)

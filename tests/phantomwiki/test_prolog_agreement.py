@@ -12,8 +12,10 @@ import pytest
 from builders.phantomwiki.kinship import Kinship
 from builders.phantomwiki.prolog import write_program
 from builders.phantomwiki.relations import relations
+from tests.phantomwiki.pw_universes import generated
 
-from pw_universes import generated
+pytestmark = pytest.mark.integration
+
 
 ORACLE = Path(__file__).with_name("prolog_oracle.py")
 
@@ -21,8 +23,9 @@ ORACLE = Path(__file__).with_name("prolog_oracle.py")
 def run_oracle(program: Path, queries: list[dict], tmp_path: Path, *flags: str) -> list[list[str]]:
     path = tmp_path / "queries.json"
     path.write_text(json.dumps(queries))
-    done = subprocess.run([sys.executable, str(ORACLE), str(program), str(path), *flags],
-                          capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, str(ORACLE), str(program), str(path), *flags], capture_output=True, text=True, check=True
+    )
     return json.loads(done.stdout)
 
 
@@ -51,8 +54,12 @@ def test_easy_mode_answers_match_swi_prolog(tmp_path):
 
 def test_swipl_consults_the_exported_program(tmp_path):
     program = write_program(generated("n50_s1").universe, tmp_path)
-    done = subprocess.run(["swipl", "-q", "-g", "aggregate_all(count, type(_, person), N), print(N), nl", "-t", "halt", str(program)],
-                          capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        ["swipl", "-q", "-g", "aggregate_all(count, type(_, person), N), print(N), nl", "-t", "halt", str(program)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert done.stdout.strip() == "50"
 
 
@@ -64,8 +71,12 @@ def test_question_hops_weigh_each_relative_by_the_solutions_swi_prolog_finds_as_
     kinship, names = Kinship(g.universe), g.universe.names
     people = range(0, len(names), 5)
     asked = [(rel, person) for rel in relations() for person in people]
-    found = run_oracle(untabled, [{"query": [f'{rel}("{names[p]}", Y)'], "answer": "Y"} for rel, p in asked],
-                       tmp_path, "--every-solution")
+    found = run_oracle(
+        untabled,
+        [{"query": [f'{rel}("{names[p]}", Y)'], "answer": "Y"} for rel, p in asked],
+        tmp_path,
+        "--every-solution",
+    )
     ours = [sorted(names[y] for y, count in kinship.derivations(rel, p) for _ in range(count)) for rel, p in asked]
     assert sum(map(len, found)) > len(asked)  # several relatives are found more than once
     assert ours == found

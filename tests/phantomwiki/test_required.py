@@ -8,8 +8,8 @@ from builders.phantomwiki.articles import write_article
 from builders.phantomwiki.reading import Reading
 from builders.phantomwiki.required import RequiredSets, closed_world_statement, proven, starts_from_attribute
 from builders.phantomwiki.universe import build_universe
-from careful_reader import Documents, Reader
-from pw_universes import generated
+from tests.phantomwiki.careful_reader import Documents, Reader
+from tests.phantomwiki.pw_universes import generated
 
 # Yara and Sam have two children, Ann and Bo; Ann has a son, Gus; Bo has no children. Bo and Gus play chess.
 NAMES = ["Yara Lee", "Ann Lee", "Bo Lee", "Sam Lee", "Gus Lee"]
@@ -29,15 +29,24 @@ def required(query: list[str]) -> list[str]:
     return RequiredSets(FAMILY).titles(query)
 
 
-@pytest.mark.parametrize("query, people", [
-    (['grandchild("Yara Lee", Y_1)'], ["Ann Lee", "Bo Lee", "Yara Lee"]),  # Bo leads nowhere, yet only he can say so
-    (['son("Yara Lee", Y_1)'], ["Yara Lee"]),  # the answer's name and gender come from Yara's own list
-    (['job(Y_2, Y_1)', 'son("Yara Lee", Y_2)'], ["Bo Lee", "Yara Lee"]),  # an attribute is read from its owner
-    (['aggregate_all(count, distinct(child(Y_2, Y_1)), Count_1)', 'daughter("Yara Lee", Y_2)'], ["Ann Lee", "Yara Lee"]),
-    (['cousin("Gus Lee", Y_1)'], ["Ann Lee", "Bo Lee", "Gus Lee"]),  # his parent's siblings, and their children
-    (['friend("Gus Lee", Y_1)'], ["Gus Lee"]),
-    (['brother(Y_2, Y_1)', 'hobby(Y_2, "chess")'], ["Ann Lee", "Bo Lee", "Gus Lee"]),  # every holder of the value
-])
+@pytest.mark.parametrize(
+    "query, people",
+    [
+        (
+            ['grandchild("Yara Lee", Y_1)'],
+            ["Ann Lee", "Bo Lee", "Yara Lee"],
+        ),  # Bo leads nowhere, yet only he can say so
+        (['son("Yara Lee", Y_1)'], ["Yara Lee"]),  # the answer's name and gender come from Yara's own list
+        (["job(Y_2, Y_1)", 'son("Yara Lee", Y_2)'], ["Bo Lee", "Yara Lee"]),  # an attribute is read from its owner
+        (
+            ["aggregate_all(count, distinct(child(Y_2, Y_1)), Count_1)", 'daughter("Yara Lee", Y_2)'],
+            ["Ann Lee", "Yara Lee"],
+        ),
+        (['cousin("Gus Lee", Y_1)'], ["Ann Lee", "Bo Lee", "Gus Lee"]),  # his parent's siblings, and their children
+        (['friend("Gus Lee", Y_1)'], ["Gus Lee"]),
+        (["brother(Y_2, Y_1)", 'hobby(Y_2, "chess")'], ["Ann Lee", "Bo Lee", "Gus Lee"]),  # every holder of the value
+    ],
+)
 def test_the_required_set_holds_everyone_whose_lists_or_attributes_the_question_reads(query, people):
     assert required(query) == people
 
@@ -55,12 +64,14 @@ def test_without_a_dead_end_article_the_answer_still_follows_but_cannot_be_prove
 
 
 def test_an_attribute_start_needs_the_closed_world_sentence_and_every_holders_article():
-    query = ['brother(Y_2, Y_1)', 'hobby(Y_2, "chess")']
+    query = ["brother(Y_2, Y_1)", 'hobby(Y_2, "chess")']
     assert starts_from_attribute(query) and not starts_from_attribute(['son("Yara Lee", Y_1)'])
     sentence = closed_world_statement(FAMILY, query)
     assert sentence == "In this universe, exactly 3 people have the hobby chess."
     assert closed_world_statement(FAMILY, ['son("Yara Lee", Y_1)']) == ""
-    assert closed_world_statement(FAMILY, ['son(Y_2, Y_1)', 'job(Y_2, "baker")']).endswith("exactly 1 person has the occupation baker.")
+    assert closed_world_statement(FAMILY, ["son(Y_2, Y_1)", 'job(Y_2, "baker")']).endswith(
+        "exactly 1 person has the occupation baker."
+    )
     every = [ARTICLES[name] for name in required(query)]
     assert Reader(Documents(every)).answer(query, sentence) == ["Bo Lee"]
     assert Reader(Documents(every)).answer(query) is None  # no set of articles shows nobody else plays chess

@@ -6,12 +6,21 @@ import numpy as np
 import pytest
 
 from builders.retrieval import Bm25Index, TokenIds, tokenize, top_k
-from pw_universes import generated
+from tests.phantomwiki.pw_universes import generated
 
 
 def test_names_dates_and_short_words_survive_tokenisation():
     assert tokenize("The date of birth of Mary-Ann O'Neil is 1990-05-01.") == [
-        "the", "date", "of", "birth", "of", "mary-ann", "o", "neil", "is", "1990-05-01",
+        "the",
+        "date",
+        "of",
+        "birth",
+        "of",
+        "mary-ann",
+        "o",
+        "neil",
+        "is",
+        "1990-05-01",
     ]
     assert tokenize("Who is the son of Al Li?") == ["who", "is", "the", "son", "of", "al", "li"]
 
@@ -49,7 +58,9 @@ def test_bm25s_and_rank_bm25_give_the_same_top_k(name):
     texts = [a.article for a in g.articles]
     fast, reference = Bm25Index(texts, "bm25s"), Bm25Index(texts, "rank_bm25")
     queries = [q.question for q in g.questions[::5]]
-    queries += [q.question + "\n" + texts[i] + "\n" + texts[(7 * i) % len(texts)] for i, q in enumerate(g.questions[:40])]
+    queries += [
+        q.question + "\n" + texts[i] + "\n" + texts[(7 * i) % len(texts)] for i, q in enumerate(g.questions[:40])
+    ]
     for query in queries:
         a, b = fast.scores(query), reference.scores(query)
         assert np.allclose(a, b, rtol=1e-9, atol=1e-9)

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
-import pytest
-
 import re
 
-from builders.phantomwiki.dates import add_years, ordinal
-from builders.phantomwiki.family import MIN_SIBLING_GAP_DAYS, SPOUSE_MAX_GAP_YEARS, at_least_years_apart, at_most_years_apart
+import pytest
+
 from builders.analysis.fidelity import generations_per_tree
+from builders.phantomwiki.dates import add_years, ordinal
+from builders.phantomwiki.family import (
+    MIN_SIBLING_GAP_DAYS,
+    SPOUSE_MAX_GAP_YEARS,
+    at_least_years_apart,
+    at_most_years_apart,
+)
 from builders.phantomwiki.vocabulary import load_vocabulary
-from pw_universes import generated
+from tests.phantomwiki.pw_universes import generated
 
 NAMES = ["n1_s1", "n2_s3", "n50_s1", "n500_s2", "n5000_s1", "n1234_s9"]
 
@@ -128,8 +133,14 @@ def test_a_tree_spans_at_most_one_generation_more_than_max_tree_depth_as_in_v1(m
     assert max(generations_per_tree(u)) == max_tree_depth + 1
 
 
-@pytest.mark.parametrize("name, knobs", [("n5000_s1", {}), ("n3000_s2", {"max_tree_depth": 40, "max_tree_size": 3000}),
-                                         ("n3000_s3", {"max_tree_depth": 1})])
+@pytest.mark.parametrize(
+    "name, knobs",
+    [
+        ("n5000_s1", {}),
+        ("n3000_s2", {"max_tree_depth": 40, "max_tree_size": 3000}),
+        ("n3000_s3", {"max_tree_depth": 1}),
+    ],
+)
 def test_birth_dates_are_early_years_written_with_four_digits(name, knobs):
     u = generated(name, **knobs).universe
     assert all(re.fullmatch(r"\d{4}-\d{2}-\d{2}", day) for day in u.dob)

@@ -3,14 +3,12 @@ option list holds exactly one correct option."""
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections import Counter, defaultdict
 
 import pytest
 
 from builders.metrics import DEFLECTION, answer_set
-from builders.phantomwiki.instances import build_instances, build_rag
 from builders.phantomwiki.options import UNANSWERABLE
 from builders.phantomwiki.prolog import write_program
 from builders.phantomwiki.relations import attributes, relations
@@ -18,9 +16,9 @@ from builders.phantomwiki.required import starts_from_attribute
 from builders.phantomwiki.solver import parse_literal
 from builders.phantomwiki.variants import KINDS, places, qualifiers, read_premises
 from builders.phantomwiki.vocabulary import load_vocabulary
-from careful_reader import Documents, Reader
-from pw_universes import generated
-from test_prolog_agreement import run_oracle
+from tests.phantomwiki.careful_reader import Documents, Reader
+from tests.phantomwiki.pw_universes import generated, instances, rag
+from tests.phantomwiki.test_prolog_agreement import run_oracle
 
 _FACT = re.compile(r'^(\w+)\("(.*?)"(?:, "(.*)")?\)$')
 
@@ -30,10 +28,11 @@ def premise(row) -> tuple[str, ...]:
     return (predicate, subject) if value is None else (predicate, subject, value)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["n500_s1", "n5000_s1"])
 def test_every_false_premise_is_false_in_swi_prolog_and_refuted_by_the_variants_own_documents(name, tmp_path):
     g = generated(name)
-    variants = [r for r in build_instances(g) if r["unanswerable_kind"].startswith("false_premise")]
+    variants = [r for r in instances(name) if r["unanswerable_kind"].startswith("false_premise")]
     assert {r["unanswerable_kind"] for r in variants} == {"false_premise_relation", "false_premise_attribute"}
     program = write_program(g.universe, tmp_path)
     found = run_oracle(program, [{"query": [r["premise"]], "answer": "true"} for r in variants], tmp_path)
@@ -55,7 +54,7 @@ def test_nonexistent_people_and_uncertain_qualifiers_name_nothing_the_universe_h
     words = {w.lower() for w in (*vocabulary.surnames, *vocabulary.female_first_names, *vocabulary.male_first_names)}
     assert not {place.lower() for place in places()} & words
     assert not set(qualifiers()) & (set(relations()) | set(attributes()))
-    rows = build_instances(g)
+    rows = instances("n500_s1")
     for row in rows:
         if row["unanswerable_kind"] == "nonexistent_person":
             _, name = premise(row)
@@ -65,12 +64,14 @@ def test_nonexistent_people_and_uncertain_qualifiers_name_nothing_the_universe_h
             predicate, _, place = premise(row)
             assert predicate in qualifiers() and place in places() and row["premise_status"] == "unknown"
             assert not re.search(rf"\b{place}\b", corpus, re.IGNORECASE) and place.lower() not in {
-                *vocabulary.jobs, *vocabulary.hobbies}
+                *vocabulary.jobs,
+                *vocabulary.hobbies,
+            }
     assert {r["unanswerable_kind"] for r in rows} == {"", *KINDS}
 
 
 def test_the_wording_of_every_variant_reads_back_as_its_premise():
-    for row in build_instances(generated("n500_s1")):
+    for row in instances("n500_s1"):
         kind = row["unanswerable_kind"]
         if kind and kind != "nonexistent_person":
             assert read_premises(row["question"]) == [premise(row)], row["question"]
@@ -81,7 +82,7 @@ def test_the_wording_of_every_variant_reads_back_as_its_premise():
 def test_one_variant_of_each_kind_that_applies_per_family_shown_with_the_familys_sufficient_documents():
     g = generated("n500_s1")
     families = defaultdict(list)
-    for row in build_instances(g):
+    for row in instances("n500_s1"):
         families[row["question_family_id"]].append(row)
     questions = {q.id: q for q in g.questions}
     for family, rows in families.items():
@@ -89,8 +90,9 @@ def test_one_variant_of_each_kind_that_applies_per_family_shown_with_the_familys
         sufficient = next(r for r in rows if r["answerable"] == "sufficient")
         variants = [r for r in rows if r["answerable"] == "unanswerable"]
         zero_hops = parse_literal(q.query[-1]).kind != "relation"  # "How many sons does Ann Lee have?"
-        assert Counter(r["unanswerable_kind"] for r in variants) == {k: 1 for k in KINDS if not (
-            zero_hops and k == "false_premise_relation")}
+        assert Counter(r["unanswerable_kind"] for r in variants) == {
+            k: 1 for k in KINDS if not (zero_hops and k == "false_premise_relation")
+        }
         for row in variants:
             assert row["documents"] == sufficient["documents"] and row["answer"] == [DEFLECTION]
             assert row["question"] != q.question and row["question_id"] == family
@@ -98,37 +100,40 @@ def test_one_variant_of_each_kind_that_applies_per_family_shown_with_the_familys
 
 
 def test_the_number_of_variants_per_kind_is_a_setting():
-    g = generated("n500_s1")
-    none = build_instances(g, dataclasses.replace(g.settings, unanswerable=0))
+    none = instances("n500_s1", unanswerable=0)
     assert not [r for r in none if r["answerable"] == "unanswerable"]
-    two = build_instances(g, dataclasses.replace(g.settings, unanswerable=2))
+    two = instances("n500_s1", unanswerable=2)
     per_family = Counter((r["question_family_id"], r["unanswerable_kind"]) for r in two if r["unanswerable_kind"])
     assert Counter(per_family.values()) and max(per_family.values()) == 2
     questions = {r["question"] for r in two if r["unanswerable_kind"]}
     assert len(questions) == sum(per_family.values())  # two variants of a kind never say the same thing
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["n500_s1", "n5000_s1"])
 def test_every_option_list_holds_exactly_one_correct_option(name):
-    g = generated(name)
-    for row in build_instances(g):
+    for row in instances(name):
         options = row["answer_options"]
         sets = [frozenset(answer_set(o)) for o in options]
         assert len(set(sets)) == len(options) and options.count(UNANSWERABLE) == 1, options
         gold = frozenset(answer_set(row["question_answer"]))
-        correct = [i for i, o in enumerate(options) if (o == UNANSWERABLE) == (row["answerable"] != "sufficient")
-                   and (o == UNANSWERABLE or sets[i] == gold)]
+        correct = [
+            i
+            for i, o in enumerate(options)
+            if (o == UNANSWERABLE) == (row["answerable"] != "sufficient") and (o == UNANSWERABLE or sets[i] == gold)
+        ]
         assert correct == [row["gold_answer_idx"]], row["instance_id"]
         assert len(options) >= 3
 
 
 def test_rag_has_the_variants_of_every_family_each_with_its_own_retrieval():
     g = generated("n500_s1")
-    instances = build_instances(g)
-    rag = build_rag(g)
-    variant_questions = {r["question"] for r in instances if r["answerable"] == "unanswerable"}
-    rag_variants = [r for r in rag if r["answerable"] == "unanswerable"]
+    rows, retrieved = instances("n500_s1"), rag("n500_s1")
+    variant_questions = {r["question"] for r in rows if r["answerable"] == "unanswerable"}
+    rag_variants = [r for r in retrieved if r["answerable"] == "unanswerable"]
     assert {r["question"] for r in rag_variants} == variant_questions
     assert all(r["answer"] == [DEFLECTION] and not r["retrieved_sufficient"] for r in rag_variants)
-    assert len([r for r in rag if r["unanswerable_kind"] == ""]) == len(g.questions)
-    assert not any(starts_from_attribute(q.query) for q in g.questions if q.id in {r["question_family_id"] for r in rag_variants})
+    assert len([r for r in retrieved if r["unanswerable_kind"] == ""]) == len(g.questions)
+    assert not any(
+        starts_from_attribute(q.query) for q in g.questions if q.id in {r["question_family_id"] for r in rag_variants}
+    )

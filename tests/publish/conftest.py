@@ -3,18 +3,14 @@
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "neoqa"))
-
-from builders.publishing.phantomwiki import write_release  # noqa: E402
-from hub_standin import HubStandIn  # noqa: E402
-from publish_helpers import CONFIG, PASSPHRASE, ROOT, TOKEN  # noqa: E402
+from builders.publishing.phantomwiki import write_release
+from tests.publish.hub_standin import HubStandIn
+from tests.publish.publish_helpers import CONFIG, PASSPHRASE, ROOT, TOKEN
 
 
 @pytest.fixture(scope="session")
@@ -43,7 +39,12 @@ def hub() -> Iterator[HubStandIn]:
 def hub_env(hub: HubStandIn, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
     """Environment for a subprocess that talks to the stand-in as a user would: HF_ENDPOINT and HF_TOKEN."""
     env = {key: value for key, value in os.environ.items() if not key.startswith(("HF_", "HUGGING"))}
-    env.update(HF_ENDPOINT=hub.endpoint, HF_TOKEN=TOKEN, HF_HOME=str(tmp_path / "hf-home"),
-               HF_HUB_DISABLE_PROGRESS_BARS="1", PYTHONPATH=str(ROOT))
+    env.update(
+        HF_ENDPOINT=hub.endpoint,
+        HF_TOKEN=TOKEN,
+        HF_HOME=str(tmp_path / "hf-home"),
+        HF_HUB_DISABLE_PROGRESS_BARS="1",
+        PYTHONPATH=str(ROOT),
+    )
     monkeypatch.setenv("HF_TOKEN", TOKEN)  # the in-process client reads it at each call, as the CLI does
     return env

@@ -237,9 +237,15 @@ def _handler(hub: HubStandIn) -> type[BaseHTTPRequestHandler]:
             self._need_write()
             repo = self._repo(match["type"], match["repo"])
             tree = repo.commits[self._revision(repo, match["rev"])]
-            files = [{"path": item["path"], "uploadMode": "regular", "shouldIgnore": False,
-                      "oid": git_oid(tree[item["path"]]) if item["path"] in tree else None}
-                     for item in payload["files"]]
+            files = [
+                {
+                    "path": item["path"],
+                    "uploadMode": "regular",
+                    "shouldIgnore": False,
+                    "oid": git_oid(tree[item["path"]]) if item["path"] in tree else None,
+                }
+                for item in payload["files"]
+            ]
             raise _Reply(200, {"files": files})
 
         def _commit(self, match: re.Match, body: bytes) -> None:
@@ -259,8 +265,9 @@ def _handler(hub: HubStandIn) -> type[BaseHTTPRequestHandler]:
                     tree[value["path"]] = base64.b64decode(value["content"])
                 elif item["key"] == "deletedFile":
                     if value["path"] not in tree:
-                        raise _Reply(404, {"error": "A file with this name doesn't exist"},
-                                     {"X-Error-Code": "EntryNotFound"})
+                        raise _Reply(
+                            404, {"error": "A file with this name doesn't exist"}, {"X-Error-Code": "EntryNotFound"}
+                        )
                     del tree[value["path"]]
                 elif item["key"] == "deletedFolder":
                     tree = {p: c for p, c in tree.items() if not p.startswith(value["path"].rstrip("/") + "/")}
@@ -268,8 +275,14 @@ def _handler(hub: HubStandIn) -> type[BaseHTTPRequestHandler]:
                     raise _Reply(400, {"error": f"the stand-in does not take {item['key']} (LFS/Xet) operations"})
             sha = repo.commit(parent, tree, message)
             repo.branches[match["rev"]] = sha
-            raise _Reply(200, {"commitUrl": f"{hub.endpoint}/{match['type']}/{match['repo']}/commit/{sha}",
-                               "commitOid": sha, "success": True})
+            raise _Reply(
+                200,
+                {
+                    "commitUrl": f"{hub.endpoint}/{match['type']}/{match['repo']}/commit/{sha}",
+                    "commitOid": sha,
+                    "success": True,
+                },
+            )
 
         def _branch(self, match: re.Match, payload: dict[str, Any]) -> None:
             self._need_write()
@@ -296,7 +309,7 @@ def _handler(hub: HubStandIn) -> type[BaseHTTPRequestHandler]:
             for path in sorted(tree):
                 if prefix and not path.startswith(prefix + "/"):
                     continue
-                rest = path[len(prefix) + 1:] if prefix else path
+                rest = path[len(prefix) + 1 :] if prefix else path
                 parts = rest.split("/")
                 for depth in range(1, len(parts)):
                     folder = "/".join(([prefix] if prefix else []) + parts[:depth])
@@ -309,9 +322,16 @@ def _handler(hub: HubStandIn) -> type[BaseHTTPRequestHandler]:
         def _info(self, match: re.Match) -> None:
             repo = self._repo(match["type"], match["repo"])
             sha = self._revision(repo, match["rev"] or "main")
-            raise _Reply(200, {"id": match["repo"], "sha": sha, "private": repo.private,
-                               "gated": repo.settings.get("gated", False),
-                               "siblings": [{"rfilename": path} for path in sorted(repo.commits[sha])]})
+            raise _Reply(
+                200,
+                {
+                    "id": match["repo"],
+                    "sha": sha,
+                    "private": repo.private,
+                    "gated": repo.settings.get("gated", False),
+                    "siblings": [{"rfilename": path} for path in sorted(repo.commits[sha])],
+                },
+            )
 
         def _resolve(self, match: re.Match) -> None:
             repo = self._repo(match["type"], match["repo"])
@@ -319,7 +339,10 @@ def _handler(hub: HubStandIn) -> type[BaseHTTPRequestHandler]:
             content = repo.commits[sha].get(match["file"])
             if content is None:
                 raise _Reply(404, {"error": "Entry not found"}, {"X-Error-Code": "EntryNotFound", "X-Repo-Commit": sha})
-            raise _Reply(200, content, {"X-Repo-Commit": sha, "ETag": f'"{git_oid(content)}"',
-                                        "Content-Type": "application/octet-stream"})
+            raise _Reply(
+                200,
+                content,
+                {"X-Repo-Commit": sha, "ETag": f'"{git_oid(content)}"', "Content-Type": "application/octet-stream"},
+            )
 
     return Handler

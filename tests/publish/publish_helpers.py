@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from builders.phantomwiki.config import settings_from
@@ -16,7 +16,7 @@ PASSPHRASE = "phantom wiki 2025 public key"
 TOKEN = "hf_standin_test_token"
 
 
-@lru_cache(maxsize=None)
+@cache
 def generated(name: str = CONFIG) -> Generated:
     """The universe `name` with every stage run, once per session."""
     return generate(settings_from(name)[0])

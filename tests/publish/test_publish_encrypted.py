@@ -22,7 +22,7 @@ from builders.phantomwiki.config import SUBSETS, ConfigError
 from builders.publishing.errors import ReleaseError
 from builders.publishing.loading import DECRYPTED
 from builders.publishing.phantomwiki import write_release
-from publish_helpers import CONFIG, PASSPHRASE, copy_release, generated, one_line, release_files, run
+from tests.publish.publish_helpers import CONFIG, PASSPHRASE, copy_release, generated, one_line, release_files, run
 
 HUB_NAMES = {"questions": CONFIG, **{s: f"{CONFIG}_{s}" for s in SUBSETS if s != "questions"}}
 SHARD = "n50_s1_corpus/test-00000-of-00001.parquet-aead"
@@ -31,8 +31,13 @@ SHARD = "n50_s1_corpus/test-00000-of-00001.parquet-aead"
 def needles() -> dict[str, list[bytes]]:
     """What must never be readable in an encrypted release: every name, article sentence and question."""
     g = generated()
-    sentences = {s.strip() for a in g.articles for line in a.article.splitlines()
-                 for s in re.split(r"(?<=\.) ", line) if len(s.strip()) > 24 and not s.startswith("#")}
+    sentences = {
+        s.strip()
+        for a in g.articles
+        for line in a.article.splitlines()
+        for s in re.split(r"(?<=\.) ", line)
+        if len(s.strip()) > 24 and not s.startswith("#")
+    }
     return {
         "names": sorted({name.encode() for name in g.universe.names}),
         "sentences": sorted(s.encode() for s in sentences),
@@ -108,17 +113,20 @@ def test_the_card_is_cc_by_nd_says_why_and_how_to_decrypt_and_shows_no_rows(encr
 
 
 def test_the_passphrase_can_be_kept_out_of_every_published_byte(tmp_path: Path) -> None:
-    folder = write_release([CONFIG], tmp_path / "r", subsets=["database"], passphrase=PASSPHRASE,
-                           passphrase_in_card=False).folder
+    folder = write_release(
+        [CONFIG], tmp_path / "r", subsets=["database"], passphrase=PASSPHRASE, passphrase_in_card=False
+    ).folder
     assert not any(PASSPHRASE.encode() in data for data in release_files(folder).values())
     assert "The\n> publisher gives the passphrase on request." in (folder / "README.md").read_text()
 
 
 @pytest.mark.parametrize("subset", SUBSETS)
-def test_load_published_decrypts_to_the_rows_phantom_wiki_generates(encrypted_release: Path, subset: str,
-                                                                    tmp_path: Path) -> None:
-    loaded = phantom_wiki.load_published(str(encrypted_release), HUB_NAMES[subset], passphrase=PASSPHRASE,
-                                         cache_dir=str(tmp_path))
+def test_load_published_decrypts_to_the_rows_phantom_wiki_generates(
+    encrypted_release: Path, subset: str, tmp_path: Path
+) -> None:
+    loaded = phantom_wiki.load_published(
+        str(encrypted_release), HUB_NAMES[subset], passphrase=PASSPHRASE, cache_dir=str(tmp_path)
+    )
     assert isinstance(loaded, datasets.Dataset)
     assert loaded.to_list() == list(engine.ROWS[subset](generated()))
     decrypted = list((tmp_path / DECRYPTED).rglob("*"))
@@ -128,16 +136,27 @@ def test_load_published_decrypts_to_the_rows_phantom_wiki_generates(encrypted_re
 def test_the_decrypted_copy_is_reused_only_with_the_right_passphrase(encrypted_release: Path, tmp_path: Path) -> None:
     phantom_wiki.load_published(str(encrypted_release), "n50_s1_corpus", passphrase=PASSPHRASE, cache_dir=str(tmp_path))
     with pytest.raises(ReleaseError, match=f"^{SHARD}: wrong passphrase"):
-        phantom_wiki.load_published(str(encrypted_release), "n50_s1_corpus", passphrase="guess", cache_dir=str(tmp_path))
-    again = phantom_wiki.load_published(str(encrypted_release), "n50_s1_corpus", passphrase=PASSPHRASE,
-                                        cache_dir=str(tmp_path))
+        phantom_wiki.load_published(
+            str(encrypted_release), "n50_s1_corpus", passphrase="guess", cache_dir=str(tmp_path)
+        )
+    again = phantom_wiki.load_published(
+        str(encrypted_release), "n50_s1_corpus", passphrase=PASSPHRASE, cache_dir=str(tmp_path)
+    )
     assert again.num_rows == 50
     for opened in (tmp_path / DECRYPTED).rglob("*.parquet"):  # a damaged or removed opening is opened afresh
         opened.unlink()
-    assert phantom_wiki.load_published(str(encrypted_release), "n50_s1_corpus", passphrase=PASSPHRASE,
-                                       cache_dir=str(tmp_path / "other")).num_rows == 50
-    assert phantom_wiki.load_published(str(encrypted_release), "n50_s1_corpus", passphrase=PASSPHRASE,
-                                       cache_dir=str(tmp_path)).num_rows == 50
+    assert (
+        phantom_wiki.load_published(
+            str(encrypted_release), "n50_s1_corpus", passphrase=PASSPHRASE, cache_dir=str(tmp_path / "other")
+        ).num_rows
+        == 50
+    )
+    assert (
+        phantom_wiki.load_published(
+            str(encrypted_release), "n50_s1_corpus", passphrase=PASSPHRASE, cache_dir=str(tmp_path)
+        ).num_rows
+        == 50
+    )
 
 
 def _nothing_decrypted(cache: Path) -> None:
@@ -211,7 +230,9 @@ def _rows_mismatch(folder: Path) -> str:
 
 
 def _plaintext_mismatch(folder: Path) -> str:
-    _rewrite_manifest(folder, lambda m: next(e for e in m["files"] if e["path"] == SHARD).update(plaintext_sha256="0" * 64))
+    _rewrite_manifest(
+        folder, lambda m: next(e for e in m["files"] if e["path"] == SHARD).update(plaintext_sha256="0" * 64)
+    )
     return PASSPHRASE
 
 
@@ -220,20 +241,27 @@ def _no_manifest(folder: Path) -> str:
     return PASSPHRASE
 
 
-@pytest.mark.parametrize("damage, message", [
-    (_wrong_passphrase, f"^{SHARD}: wrong passphrase: .*use the passphrase the release's README.md gives$"),
-    (_flipped_byte, f"^{SHARD} does not match manifest.json \\(its sha256 differs\\): the file was altered"),
-    (_flipped_byte_and_manifest, f"^{SHARD}: chunk 0 fails authentication: the file was altered, truncated or extended"),
-    (_truncated, f"^{SHARD} does not match manifest.json \\(\\d+ bytes instead of \\d+\\)"),
-    (_truncated_and_manifest, f"^{SHARD}: (truncated|chunk 0 fails authentication)"),
-    (_missing, f"^{SHARD} is listed in manifest.json but missing from .*; publish .* again"),
-    (_unlisted_shard, "test-00001-of-00001.parquet-aead is in the release folder but not in manifest.json"),
-    (_rows_mismatch, r"n50_s1_corpus/test-00000-of-00001\.parquet-aead has 50 rows but manifest.json lists 51"),
-    (_plaintext_mismatch, f"^{SHARD} decrypts, but not to the Parquet bytes manifest.json lists"),
-    (_no_manifest, "has no manifest.json: it is not a release written by `phantom_wiki publish`"),
-])
+@pytest.mark.parametrize(
+    "damage, message",
+    [
+        (_wrong_passphrase, f"^{SHARD}: wrong passphrase: .*use the passphrase the release's README.md gives$"),
+        (_flipped_byte, f"^{SHARD} does not match manifest.json \\(its sha256 differs\\): the file was altered"),
+        (
+            _flipped_byte_and_manifest,
+            f"^{SHARD}: chunk 0 fails authentication: the file was altered, truncated or extended",
+        ),
+        (_truncated, f"^{SHARD} does not match manifest.json \\(\\d+ bytes instead of \\d+\\)"),
+        (_truncated_and_manifest, f"^{SHARD}: (truncated|chunk 0 fails authentication)"),
+        (_missing, f"^{SHARD} is listed in manifest.json but missing from .*; publish .* again"),
+        (_unlisted_shard, "test-00001-of-00001.parquet-aead is in the release folder but not in manifest.json"),
+        (_rows_mismatch, r"n50_s1_corpus/test-00000-of-00001\.parquet-aead has 50 rows but manifest.json lists 51"),
+        (_plaintext_mismatch, f"^{SHARD} decrypts, but not to the Parquet bytes manifest.json lists"),
+        (_no_manifest, "has no manifest.json: it is not a release written by `phantom_wiki publish`"),
+    ],
+)
 def test_every_damage_is_a_one_line_error_naming_the_file_leaving_nothing_decrypted(
-        encrypted_release: Path, tmp_path: Path, damage, message: str) -> None:
+    encrypted_release: Path, tmp_path: Path, damage, message: str
+) -> None:
     folder = copy_release(encrypted_release, tmp_path)
     passphrase = damage(folder)
     cache = tmp_path / "cache"
@@ -244,13 +272,22 @@ def test_every_damage_is_a_one_line_error_naming_the_file_leaving_nothing_decryp
         _nothing_decrypted(cache)
 
 
-@pytest.mark.parametrize("name, passphrase, error, message", [
-    ("n50_s1_bogus", PASSPHRASE, ConfigError, "unknown subset 'bogus'"),
-    ("n50_s2", PASSPHRASE, ReleaseError, "configuration 'n50_s2' is not in this release; it holds n50_s1, n50_s1_corpus"),
-    ("n50_s1", None, ReleaseError, "n50_s1 of .* is encrypted: pass passphrase=..."),
-])
-def test_names_and_missing_passphrases_are_one_line_errors(encrypted_release: Path, tmp_path: Path, name: str,
-                                                          passphrase: str | None, error: type, message: str) -> None:
+@pytest.mark.parametrize(
+    "name, passphrase, error, message",
+    [
+        ("n50_s1_bogus", PASSPHRASE, ConfigError, "unknown subset 'bogus'"),
+        (
+            "n50_s2",
+            PASSPHRASE,
+            ReleaseError,
+            "configuration 'n50_s2' is not in this release; it holds n50_s1, n50_s1_corpus",
+        ),
+        ("n50_s1", None, ReleaseError, "n50_s1 of .* is encrypted: pass passphrase=..."),
+    ],
+)
+def test_names_and_missing_passphrases_are_one_line_errors(
+    encrypted_release: Path, tmp_path: Path, name: str, passphrase: str | None, error: type, message: str
+) -> None:
     with pytest.raises(error, match=message) as caught:
         phantom_wiki.load_published(str(encrypted_release), name, passphrase=passphrase, cache_dir=str(tmp_path))
     one_line(caught.value)
@@ -265,11 +302,23 @@ def test_unknown_splits_and_sources_are_one_line_errors(encrypted_release: Path,
 
 
 def test_the_command_line_takes_the_passphrase_from_a_file_or_a_variable_never_as_a_value(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     secret = tmp_path / "passphrase.txt"
     secret.write_text(PASSPHRASE + "\n")
-    by_file = run("-m", "phantom_wiki", "publish", CONFIG, "--subsets", "database", "--encrypt",
-                  "--passphrase-file", str(secret), "--out", str(tmp_path / "a"))
+    by_file = run(
+        "-m",
+        "phantom_wiki",
+        "publish",
+        CONFIG,
+        "--subsets",
+        "database",
+        "--encrypt",
+        "--passphrase-file",
+        str(secret),
+        "--out",
+        str(tmp_path / "a"),
+    )
     assert by_file.returncode == 0, by_file.stderr
     assert "encrypted (cc-by-nd-4.0)" in by_file.stdout
     monkeypatch.setenv("PW_RELEASE", PASSPHRASE)
@@ -280,7 +329,10 @@ def test_the_command_line_takes_the_passphrase_from_a_file_or_a_variable_never_a
     for args, message in [
         (["--passphrase", PASSPHRASE], "never give a passphrase on the command line"),
         ([f"--passphrase={PASSPHRASE}"], "never give a passphrase on the command line"),
-        (["--passphrase-env", "NOT_SET_ANYWHERE"], "environment variable NOT_SET_ANYWHERE (--passphrase-env) is not set"),
+        (
+            ["--passphrase-env", "NOT_SET_ANYWHERE"],
+            "environment variable NOT_SET_ANYWHERE (--passphrase-env) is not set",
+        ),
         (["--passphrase-file", str(tmp_path / "none")], "cannot read --passphrase-file"),
         (["--passphrase-file", str(secret), "--passphrase-env", "PW_RELEASE"], "give the passphrase once"),
         ([], "encrypt=True needs a passphrase"),

@@ -21,7 +21,7 @@ from builders.publishing.errors import PublishError, ReleaseError
 from builders.publishing.manifest import Manifest
 from builders.publishing.phantomwiki import write_release
 from builders.publishing.shards import shard_schema, write_shards
-from publish_helpers import CONFIG, PASSPHRASE, generated, one_line, release_files, run
+from tests.publish.publish_helpers import CONFIG, PASSPHRASE, generated, one_line, release_files, run
 
 HUB_NAMES = {"questions": CONFIG, **{s: f"{CONFIG}_{s}" for s in SUBSETS if s != "questions"}}
 
@@ -35,7 +35,9 @@ def test_the_folder_holds_exactly_the_card_the_manifest_and_one_shard_per_subset
 def test_the_card_declares_every_configuration_by_our_grammar_with_its_files(plain_release: Path) -> None:
     card = DatasetCard.load(plain_release / "README.md")
     data = card.data.to_dict()
-    assert data["license"] == "cc-by-4.0" and data["language"] == ["en"] and data["pretty_name"] == "PhantomWiki (n50_s1)"
+    assert (
+        data["license"] == "cc-by-4.0" and data["language"] == ["en"] and data["pretty_name"] == "PhantomWiki (n50_s1)"
+    )
     assert "question-answering" in data["task_categories"] and data["size_categories"] == ["1K<n<10K"]
     assert "viewer" not in data
     configs = {c["config_name"]: c for c in data["configs"]}
@@ -72,8 +74,9 @@ def test_every_shard_carries_the_features_and_the_canary_in_its_key_value_metada
 
 
 @pytest.mark.parametrize("subset", SUBSETS)
-def test_plain_datasets_reads_the_folder_to_the_rows_phantom_wiki_generates(plain_release: Path, subset: str,
-                                                                           tmp_path: Path) -> None:
+def test_plain_datasets_reads_the_folder_to_the_rows_phantom_wiki_generates(
+    plain_release: Path, subset: str, tmp_path: Path
+) -> None:
     name = HUB_NAMES[subset]
     bare = datasets.load_dataset(str(plain_release), name, split="test", cache_dir=str(tmp_path / "bare"))
     ours = phantom_wiki.load_dataset(name, split="test", cache_dir=str(tmp_path / "ours"))
@@ -89,13 +92,16 @@ def test_the_default_configuration_is_the_questions(plain_release: Path, tmp_pat
 def test_load_published_reads_a_folder_under_any_spelling_of_the_name(plain_release: Path, tmp_path: Path) -> None:
     rows = list(engine.corpus_rows(generated()))
     assert phantom_wiki.load_published(str(plain_release), "n50_s1_corpus", cache_dir=str(tmp_path)).to_list() == rows
-    spelled = phantom_wiki.load_published(str(plain_release), "n50_d20_s1_questions", split=None, cache_dir=str(tmp_path))
+    spelled = phantom_wiki.load_published(
+        str(plain_release), "n50_d20_s1_questions", split=None, cache_dir=str(tmp_path)
+    )
     assert isinstance(spelled, datasets.DatasetDict) and list(spelled) == ["test"]
     assert spelled["test"].to_list() == list(engine.question_rows(generated()))
 
 
-def test_the_same_configuration_publishes_the_same_bytes(plain_release: Path, encrypted_release: Path,
-                                                         tmp_path: Path) -> None:
+def test_the_same_configuration_publishes_the_same_bytes(
+    plain_release: Path, encrypted_release: Path, tmp_path: Path
+) -> None:
     again = write_release([CONFIG], tmp_path / "plain").folder
     assert release_files(again) == release_files(plain_release)
     sealed = write_release([CONFIG], tmp_path / "sealed", passphrase=PASSPHRASE).folder
@@ -112,12 +118,14 @@ def test_shards_stay_under_the_size_limit_and_together_hold_every_row(tmp_path: 
     limit = 60_000
     shards = write_shards(iter(rows), tmp_path, "n300_s2_corpus/test", schema, max_bytes=limit, rows_per_batch=40)
     assert len(shards) >= 4
-    assert [s.path for s in shards] == [f"n300_s2_corpus/test-{i:05d}-of-{len(shards):05d}.parquet"
-                                        for i in range(len(shards))]
+    assert [s.path for s in shards] == [
+        f"n300_s2_corpus/test-{i:05d}-of-{len(shards):05d}.parquet" for i in range(len(shards))
+    ]
     assert all(s.size <= limit * 1.15 for s in shards), [s.size for s in shards]
     assert sum(s.rows for s in shards) == len(rows)
-    back = datasets.load_dataset("parquet", data_files=[str(tmp_path / s.path) for s in shards], split="train",
-                                 cache_dir=str(tmp_path / "cache"))
+    back = datasets.load_dataset(
+        "parquet", data_files=[str(tmp_path / s.path) for s in shards], split="train", cache_dir=str(tmp_path / "cache")
+    )
     assert back.to_list() == rows
     assert sorted(p.name for p in (tmp_path / "n300_s2_corpus").iterdir()) == [Path(s.path).name for s in shards]
 
@@ -136,7 +144,8 @@ def test_an_empty_subset_is_left_out_and_said_so(tmp_path: Path) -> None:
     release = write_release(["n20_s1"], tmp_path / "release", subsets=["questions", "corpus"], questions_per_template=0)
     assert release.manifest.config_names() == ["n20_s1_corpus"] and release.manifest.empty == ["n20_s1"]
     assert [c["config_name"] for c in DatasetCard.load(release.folder / "README.md").data.to_dict()["configs"]] == [
-        "n20_s1_corpus"]
+        "n20_s1_corpus"
+    ]
     assert not (release.folder / "n20_s1").exists()
     with pytest.raises(ReleaseError, match="'n20_s1' has no rows, so this release left it out") as caught:
         phantom_wiki.load_published(str(release.folder), "n20_s1", cache_dir=str(tmp_path / "c"))
@@ -146,15 +155,17 @@ def test_an_empty_subset_is_left_out_and_said_so(tmp_path: Path) -> None:
 
 
 def test_several_configurations_and_chosen_subsets_share_one_folder(tmp_path: Path) -> None:
-    release = write_release(["n50_s1", "n40_d10_s3"], tmp_path / "release", subsets=["rag", "corpus"],
-                            friendship_degree=2.0)
+    release = write_release(
+        ["n50_s1", "n40_d10_s3"], tmp_path / "release", subsets=["rag", "corpus"], friendship_degree=2.0
+    )
     assert release.manifest.config_names() == ["n50_s1_corpus", "n50_s1_rag", "n40_d10_s3_corpus", "n40_d10_s3_rag"]
     card = DatasetCard.load(release.folder / "README.md").data.to_dict()
     assert [c["config_name"] for c in card["configs"] if c.get("default")] == ["n50_s1_corpus"]
     assert release.manifest.configurations["n40_d10_s3"]["friendship_degree"] == 2.0
     corpus = phantom_wiki.load_published(str(release.folder), "n40_d10_s3_corpus", cache_dir=str(tmp_path / "c"))
-    assert corpus.to_list() == list(engine.corpus_rows(engine.generate(
-        settings_from("n40_d10_s3", friendship_degree=2.0)[0], with_questions=False)))
+    assert corpus.to_list() == list(
+        engine.corpus_rows(engine.generate(settings_from("n40_d10_s3", friendship_degree=2.0)[0], with_questions=False))
+    )
 
 
 def test_publishing_again_into_the_folder_replaces_the_release_and_leaves_no_stale_shard(tmp_path: Path) -> None:
@@ -162,22 +173,35 @@ def test_publishing_again_into_the_folder_replaces_the_release_and_leaves_no_sta
     write_release([CONFIG], folder, subsets=["corpus", "rag"], max_shard_bytes=20_000)
     (folder / "notes.txt").write_text("mine")  # not ours: left alone
     write_release([CONFIG], folder, subsets=["corpus", "rag"], passphrase=PASSPHRASE)
-    assert sorted(release_files(folder)) == ["README.md", "manifest.json",
-                                             "n50_s1_corpus/test-00000-of-00001.parquet-aead",
-                                             "n50_s1_rag/test-00000-of-00001.parquet-aead", "notes.txt"]
+    assert sorted(release_files(folder)) == [
+        "README.md",
+        "manifest.json",
+        "n50_s1_corpus/test-00000-of-00001.parquet-aead",
+        "n50_s1_rag/test-00000-of-00001.parquet-aead",
+        "notes.txt",
+    ]
     write_release([CONFIG], folder, subsets=["corpus"], replace=True)
-    assert sorted(release_files(folder)) == ["README.md", "manifest.json",
-                                             "n50_s1_corpus/test-00000-of-00001.parquet", "notes.txt"]
+    assert sorted(release_files(folder)) == [
+        "README.md",
+        "manifest.json",
+        "n50_s1_corpus/test-00000-of-00001.parquet",
+        "notes.txt",
+    ]
 
 
 def test_a_release_that_would_drop_configurations_of_the_folder_is_refused_unless_replacing(tmp_path: Path) -> None:
     folder = tmp_path / "release"
     write_release([CONFIG], folder, subsets=["questions", "corpus"])
     before = release_files(folder)
-    for attempt in (lambda: write_release(["n40_s2"], folder, subsets=["corpus"]),
-                    lambda: phantom_wiki.publish([CONFIG], str(folder), subsets=["corpus"])):
-        with pytest.raises(PublishError, match=r"^--out .* already holds n50_s1(, n50_s1_corpus)?, which this release leaves out and "
-                                               r"would delete: name those configurations .* or pass --replace") as caught:
+    for attempt in (
+        lambda: write_release(["n40_s2"], folder, subsets=["corpus"]),
+        lambda: phantom_wiki.publish([CONFIG], str(folder), subsets=["corpus"]),
+    ):
+        with pytest.raises(
+            PublishError,
+            match=r"^--out .* already holds n50_s1(, n50_s1_corpus)?, which this release leaves out and "
+            r"would delete: name those configurations .* or pass --replace",
+        ) as caught:
             attempt()
         one_line(caught.value)
     assert release_files(folder) == before
@@ -195,16 +219,20 @@ def test_a_folder_that_is_not_a_release_is_never_overwritten(tmp_path: Path) -> 
     assert sorted(p.name for p in tmp_path.iterdir()) == ["thesis"]  # no staging folder left either
 
 
-@pytest.mark.parametrize("configs, options, message", [
-    (["n50_s1_corpus"], {}, "publish works on whole universes: give 'n50_s1' and choose subsets"),
-    (["n50_s1", "n50_d20_s1"], {}, "configuration 'n50_s1' is given twice"),
-    (["n50_x1"], {}, "bad configuration name 'n50_x1'"),
-    (["n50_s1"], {"subsets": ["articles"]}, "unknown subset 'articles'; choose from questions, corpus"),
-    (["n50_s1"], {"max_tree_depth": 0}, "max_tree_depth=0 is out of range"),
-    ([], {}, "give at least one configuration"),
-])
-def test_bad_requests_are_one_line_errors_before_anything_is_written(tmp_path: Path, configs: list[str],
-                                                                       options: dict, message: str) -> None:
+@pytest.mark.parametrize(
+    "configs, options, message",
+    [
+        (["n50_s1_corpus"], {}, "publish works on whole universes: give 'n50_s1' and choose subsets"),
+        (["n50_s1", "n50_d20_s1"], {}, "configuration 'n50_s1' is given twice"),
+        (["n50_x1"], {}, "bad configuration name 'n50_x1'"),
+        (["n50_s1"], {"subsets": ["articles"]}, "unknown subset 'articles'; choose from questions, corpus"),
+        (["n50_s1"], {"max_tree_depth": 0}, "max_tree_depth=0 is out of range"),
+        ([], {}, "give at least one configuration"),
+    ],
+)
+def test_bad_requests_are_one_line_errors_before_anything_is_written(
+    tmp_path: Path, configs: list[str], options: dict, message: str
+) -> None:
     with pytest.raises(ConfigError, match=message) as caught:
         phantom_wiki.publish(configs, str(tmp_path / "out"), **options)
     one_line(caught.value)
@@ -212,19 +240,28 @@ def test_bad_requests_are_one_line_errors_before_anything_is_written(tmp_path: P
 
 
 def test_the_command_line_publishes_and_reports_each_configuration(tmp_path: Path) -> None:
-    done = run("-m", "phantom_wiki", "publish", "n50_s1", "--subsets", "corpus", "database", "--out", str(tmp_path / "r"))
+    done = run(
+        "-m", "phantom_wiki", "publish", "n50_s1", "--subsets", "corpus", "database", "--out", str(tmp_path / "r")
+    )
     assert done.returncode == 0, done.stderr
     assert "n50_s1_corpus" in done.stdout and "50 rows" in done.stdout and "n50_s1_database" in done.stdout
     assert "plain Parquet (cc-by-4.0)" in done.stdout and f"wrote {tmp_path / 'r'}" in done.stdout
-    assert sorted(release_files(tmp_path / "r")) == ["README.md", "manifest.json",
-                                                     "n50_s1_corpus/test-00000-of-00001.parquet",
-                                                     "n50_s1_database/test-00000-of-00001.parquet"]
+    assert sorted(release_files(tmp_path / "r")) == [
+        "README.md",
+        "manifest.json",
+        "n50_s1_corpus/test-00000-of-00001.parquet",
+        "n50_s1_database/test-00000-of-00001.parquet",
+    ]
     bad = run("-m", "phantom_wiki", "publish", "n50_s1_rag", "--out", str(tmp_path / "r2"))
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "whole universes" in bad.stderr
     dropping = run("-m", "phantom_wiki", "publish", "n50_s1", "--subsets", "corpus", "--out", str(tmp_path / "r"))
     assert dropping.returncode == 2 and dropping.stderr.count("\n") == 1 and "n50_s1_database" in dropping.stderr
-    replaced = run("-m", "phantom_wiki", "publish", "n50_s1", "--subsets", "corpus", "--out", str(tmp_path / "r"),
-                   "--replace")
+    replaced = run(
+        "-m", "phantom_wiki", "publish", "n50_s1", "--subsets", "corpus", "--out", str(tmp_path / "r"), "--replace"
+    )
     assert replaced.returncode == 0, replaced.stderr
-    assert sorted(release_files(tmp_path / "r")) == ["README.md", "manifest.json",
-                                                     "n50_s1_corpus/test-00000-of-00001.parquet"]
+    assert sorted(release_files(tmp_path / "r")) == [
+        "README.md",
+        "manifest.json",
+        "n50_s1_corpus/test-00000-of-00001.parquet",
+    ]

@@ -11,7 +11,7 @@ import pytest
 import phantom_wiki
 from builders.publishing.errors import ReleaseError
 from builders.publishing.phantomwiki import write_release
-from publish_helpers import CONFIG, PASSPHRASE, copy_release, one_line
+from tests.publish.publish_helpers import CONFIG, PASSPHRASE, copy_release, one_line
 
 
 def edit_manifest(release: Path, change) -> None:
@@ -20,9 +20,19 @@ def edit_manifest(release: Path, change) -> None:
     (release / "manifest.json").write_text(json.dumps(manifest))
 
 
-@pytest.mark.parametrize("path", ["../victim.txt", "/tmp/victim.txt", "n50_s1/../../victim.txt",
-                                  "n50_s1/./test-00000-of-00001.parquet", "n50_s1\\..\\victim.txt", "victim.txt",
-                                  "n50_s1/sub/test-00000-of-00001.parquet", "n50_s1/notes.txt"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "../victim.txt",
+        "/tmp/victim.txt",
+        "n50_s1/../../victim.txt",
+        "n50_s1/./test-00000-of-00001.parquet",
+        "n50_s1\\..\\victim.txt",
+        "victim.txt",
+        "n50_s1/sub/test-00000-of-00001.parquet",
+        "n50_s1/notes.txt",
+    ],
+)
 def test_publishing_over_a_release_whose_manifest_points_outside_deletes_nothing(plain_release, tmp_path, path):
     release = copy_release(plain_release, tmp_path)
     victim = tmp_path / "victim.txt"
@@ -34,21 +44,27 @@ def test_publishing_over_a_release_whose_manifest_points_outside_deletes_nothing
         write_release([CONFIG], release)
     one_line(error.value)
     assert "re-download the release" in str(error.value)
-    assert victim.read_text() == "mine" and sorted(p.relative_to(release).as_posix() for p in release.rglob("*")) == before
+    assert (
+        victim.read_text() == "mine" and sorted(p.relative_to(release).as_posix() for p in release.rglob("*")) == before
+    )
 
 
 def test_loading_a_release_whose_manifest_points_outside_reads_nothing(plain_release, tmp_path):
     release = copy_release(plain_release, tmp_path)
     outside = tmp_path / "outside.parquet"
     outside.write_bytes((release / "n50_s1" / "test-00000-of-00001.parquet").read_bytes())
-    edit_manifest(release, lambda files: [f.update(path="../outside.parquet") for f in files if f["config_name"] == CONFIG])
+    edit_manifest(
+        release, lambda files: [f.update(path="../outside.parquet") for f in files if f["config_name"] == CONFIG]
+    )
     with pytest.raises(ReleaseError, match="not a file this release can hold") as error:
         phantom_wiki.load_published(release, CONFIG, cache_dir=str(tmp_path / "cache"))
     one_line(error.value)
 
 
-@pytest.mark.parametrize("field, value", [("rows", "many"), ("rows", True), ("size", -1), ("sha256", "zz"),
-                                          ("config_name", "../n50_s1"), ("rows", 1.5)])
+@pytest.mark.parametrize(
+    "field, value",
+    [("rows", "many"), ("rows", True), ("size", -1), ("sha256", "zz"), ("config_name", "../n50_s1"), ("rows", 1.5)],
+)
 def test_a_manifest_field_of_the_wrong_kind_is_one_line(plain_release, tmp_path, field, value):
     release = copy_release(plain_release, tmp_path)
     edit_manifest(release, lambda files: files[0].update({field: value}))
@@ -99,12 +115,15 @@ def swap(release: Path) -> None:
 
 
 @pytest.mark.parametrize("sealed", [False, True])
-def test_swapped_shards_with_their_manifest_entries_are_refused_and_leave_no_plaintext(two_configurations, tmp_path,
-                                                                                        sealed):
+def test_swapped_shards_with_their_manifest_entries_are_refused_and_leave_no_plaintext(
+    two_configurations, tmp_path, sealed
+):
     release = copy_release(two_configurations[sealed], tmp_path)
     swap(release)
     cache = tmp_path / "cache"
-    with pytest.raises(ReleaseError, match="holds the rows of n50_s2_rag, not of n50_s1_rag: shards were swapped") as error:
+    with pytest.raises(
+        ReleaseError, match="holds the rows of n50_s2_rag, not of n50_s1_rag: shards were swapped"
+    ) as error:
         phantom_wiki.load_published(release, "n50_s1_rag", passphrase="pw" if sealed else None, cache_dir=str(cache))
     one_line(error.value)
     assert not [p for p in cache.rglob("*.parquet")] if cache.exists() else True
@@ -177,11 +196,21 @@ def test_a_hub_that_never_answers_ends_in_one_line_within_the_timeout(tmp_path):
             held.append(connection)  # read nothing, answer nothing
 
     threading.Thread(target=accept, daemon=True).start()
-    env = {**os.environ, "HF_ENDPOINT": f"http://127.0.0.1:{listener.getsockname()[1]}", "HF_TOKEN": "hf_standin",
-           "LEAKPROOF_HUB_TIMEOUT": "2", "HF_HUB_DISABLE_TELEMETRY": "1"}
+    env = {
+        **os.environ,
+        "HF_ENDPOINT": f"http://127.0.0.1:{listener.getsockname()[1]}",
+        "HF_TOKEN": "hf_standin",
+        "LEAKPROOF_HUB_TIMEOUT": "2",
+        "HF_HUB_DISABLE_TELEMETRY": "1",
+    }
     began = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "phantom_wiki", "publish", "n5_s1", "--repo-id", "lab/stalled"],
-                          capture_output=True, text=True, env=env, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "phantom_wiki", "publish", "n5_s1", "--repo-id", "lab/stalled"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
     spent = time.perf_counter() - began
     stop.set()
     listener.close()
@@ -212,14 +241,16 @@ print("finished after", calls[0], "renames and removals")
 """
 
 
+@pytest.mark.slow
 def test_a_release_killed_at_any_point_of_its_replacement_loads_whole_and_the_next_publish_repairs_it(tmp_path):
     import shutil
     import subprocess
     import sys
 
     def publish(out: Path, kill_at: int, config: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-c", KILLER, str(out), str(kill_at), config], capture_output=True,
-                              text=True)
+        return subprocess.run(
+            [sys.executable, "-c", KILLER, str(out), str(kill_at), config], capture_output=True, text=True
+        )
 
     old = tmp_path / "old"
     steps = int(publish(old, 0, "n8_s1").stdout.split()[2])  # how many renames and removals a publish makes

@@ -20,8 +20,10 @@ import pytest
 import phantom_wiki
 from builders.phantomwiki import generate as engine
 from builders.publishing.errors import PublishError
-from publish_helpers import CONFIG, PASSPHRASE, TOKEN, generated, one_line, release_files, run
-from hub_standin import HubStandIn
+from tests.publish.hub_standin import HubStandIn
+from tests.publish.publish_helpers import CONFIG, PASSPHRASE, TOKEN, generated, one_line, release_files, run
+
+pytestmark = pytest.mark.integration
 
 REPO = "leakproof-lab/phantom_wiki"
 
@@ -31,26 +33,47 @@ def stored(hub: HubStandIn, revision: str = "main") -> dict[str, bytes]:
     return {path: data for path, data in hub.tree(REPO, revision).items() if path != ".gitattributes"}
 
 
-def test_the_command_line_uploads_the_folder_byte_for_byte_in_one_commit(hub: HubStandIn, hub_env: dict,
-                                                                        tmp_path: Path) -> None:
-    done = run("-m", "phantom_wiki", "publish", CONFIG, "--subsets", "questions", "corpus", "--out",
-               str(tmp_path / "release"), "--repo-id", REPO, "--private", "--gated", "manual", env=hub_env)
+def test_the_command_line_uploads_the_folder_byte_for_byte_in_one_commit(
+    hub: HubStandIn, hub_env: dict, tmp_path: Path
+) -> None:
+    done = run(
+        "-m",
+        "phantom_wiki",
+        "publish",
+        CONFIG,
+        "--subsets",
+        "questions",
+        "corpus",
+        "--out",
+        str(tmp_path / "release"),
+        "--repo-id",
+        REPO,
+        "--private",
+        "--gated",
+        "manual",
+        env=hub_env,
+    )
     assert done.returncode == 0, done.stderr
     assert f"uploaded to {REPO}: {hub.endpoint}/datasets/{REPO}/commit/" in done.stdout
     assert stored(hub) == release_files(tmp_path / "release")
     repo = hub.repos[f"datasets/{REPO}"]
     assert repo.private and repo.settings["gated"] == "manual"
-    assert repo.messages[1:] == [f"Publish {CONFIG} (leakproof-qa {phantom_wiki.__version__}, code "
-                                 f"{phantom_wiki.code_digest(*phantom_wiki.PHANTOMWIKI_CODE)})"]
+    assert repo.messages[1:] == [
+        f"Publish {CONFIG} (leakproof-qa {phantom_wiki.__version__}, code "
+        f"{phantom_wiki.code_digest(*phantom_wiki.PHANTOMWIKI_CODE)})"
+    ]
     routes = [route for route in hub.requests]
-    settings, commit = routes.index(("PUT", f"/api/datasets/{REPO}/settings")), routes.index(
-        ("POST", f"/api/datasets/{REPO}/commit/main"))
+    settings, commit = (
+        routes.index(("PUT", f"/api/datasets/{REPO}/settings")),
+        routes.index(("POST", f"/api/datasets/{REPO}/commit/main")),
+    )
     assert ("POST", "/api/validate-yaml") in routes and ("POST", f"/api/datasets/{REPO}/preupload/main") in routes
     assert settings < commit  # private and gated before any data arrives
 
 
-def test_what_was_uploaded_loads_with_datasets_and_with_load_published(hub: HubStandIn, hub_env: dict,
-                                                                      tmp_path: Path) -> None:
+def test_what_was_uploaded_loads_with_datasets_and_with_load_published(
+    hub: HubStandIn, hub_env: dict, tmp_path: Path
+) -> None:
     phantom_wiki.publish(CONFIG, repo_id=REPO, subsets=["questions", "corpus"], endpoint=hub.endpoint)
     snapshot = tmp_path / "snapshot"
     for path, data in stored(hub).items():
@@ -61,63 +84,104 @@ def test_what_was_uploaded_loads_with_datasets_and_with_load_published(hub: HubS
     hub.requests.clear()
     loaded = phantom_wiki.load_published(REPO, CONFIG, cache_dir=str(tmp_path / "b"), endpoint=hub.endpoint)
     assert loaded.to_list() == list(engine.question_rows(generated()))
-    downloads = sorted(path.split("/resolve/")[1].split("/", 1)[1]  # drop the revision
-                       for method, path in hub.requests if method == "GET" and "/resolve/" in path)
+    downloads = sorted(
+        path.split("/resolve/")[1].split("/", 1)[1]  # drop the revision
+        for method, path in hub.requests
+        if method == "GET" and "/resolve/" in path
+    )
     assert downloads == ["manifest.json", "n50_s1/test-00000-of-00001.parquet"]  # only that configuration
 
 
-def test_an_encrypted_release_round_trips_through_the_hub_by_environment_alone(hub: HubStandIn, hub_env: dict,
-                                                                              tmp_path: Path) -> None:
+def test_an_encrypted_release_round_trips_through_the_hub_by_environment_alone(
+    hub: HubStandIn, hub_env: dict, tmp_path: Path
+) -> None:
     env = {**hub_env, "PW_RELEASE": PASSPHRASE}
-    done = run("-m", "phantom_wiki", "publish", CONFIG, "--subsets", "rag", "--encrypt", "--passphrase-env",
-               "PW_RELEASE", "--repo-id", REPO, env=env)
+    done = run(
+        "-m",
+        "phantom_wiki",
+        "publish",
+        CONFIG,
+        "--subsets",
+        "rag",
+        "--encrypt",
+        "--passphrase-env",
+        "PW_RELEASE",
+        "--repo-id",
+        REPO,
+        env=env,
+    )
     assert done.returncode == 0, done.stderr
     assert "wrote" not in done.stdout  # no --out: a temporary folder, gone after the upload
     assert sorted(stored(hub)) == ["README.md", "manifest.json", "n50_s1_rag/test-00000-of-00001.parquet-aead"]
-    script = ("import phantom_wiki, os; ds = phantom_wiki.load_published("
-              f"{REPO!r}, 'n50_s1_rag', passphrase=os.environ['PW_RELEASE']); print(ds.num_rows, ds[0]['question_id'])")
+    script = (
+        "import phantom_wiki, os; ds = phantom_wiki.load_published("
+        f"{REPO!r}, 'n50_s1_rag', passphrase=os.environ['PW_RELEASE']); print(ds.num_rows, ds[0]['question_id'])"
+    )
     loaded = run("-c", script, env=env, cwd=tmp_path)
     assert loaded.returncode == 0, loaded.stderr
     rows = list(engine.rag_rows(generated()))
     assert loaded.stdout.split() == [str(len(rows)), rows[0]["question_id"]]
 
 
-def test_republishing_deletes_stale_shards_in_the_same_commit_and_keeps_other_files(hub: HubStandIn, hub_env: dict,
-                                                                                     tmp_path: Path) -> None:
-    phantom_wiki.publish(CONFIG, repo_id=REPO, subsets=["corpus", "rag"], endpoint=hub.endpoint,
-                         max_shard_bytes=20_000)
+def test_republishing_deletes_stale_shards_in_the_same_commit_and_keeps_other_files(
+    hub: HubStandIn, hub_env: dict, tmp_path: Path
+) -> None:
+    phantom_wiki.publish(CONFIG, repo_id=REPO, subsets=["corpus", "rag"], endpoint=hub.endpoint, max_shard_bytes=20_000)
     assert len([p for p in stored(hub) if p.startswith("n50_s1_rag/")]) > 1
     commits = len(hub.repos[f"datasets/{REPO}"].messages)
-    release = phantom_wiki.publish(CONFIG, str(tmp_path / "r"), repo_id=REPO, subsets=["corpus"], encrypt=True,
-                                   passphrase=PASSPHRASE, endpoint=hub.endpoint, replace=True)
+    release = phantom_wiki.publish(
+        CONFIG,
+        str(tmp_path / "r"),
+        repo_id=REPO,
+        subsets=["corpus"],
+        encrypt=True,
+        passphrase=PASSPHRASE,
+        endpoint=hub.endpoint,
+        replace=True,
+    )
     assert len(hub.repos[f"datasets/{REPO}"].messages) == commits + 1
     assert stored(hub) == release_files(release.folder)  # no plain shard survives an encrypted re-publish
     assert ".gitattributes" in hub.tree(REPO)
 
 
 def test_a_release_that_would_drop_configurations_of_the_repo_is_refused_before_generating(
-        hub: HubStandIn, hub_env: dict, tmp_path: Path) -> None:
+    hub: HubStandIn, hub_env: dict, tmp_path: Path
+) -> None:
     phantom_wiki.publish(CONFIG, repo_id=REPO, subsets=["corpus", "rag"], endpoint=hub.endpoint)
     before, commits = stored(hub), len(hub.repos[f"datasets/{REPO}"].messages)
-    done = run("-m", "phantom_wiki", "publish", CONFIG, "--subsets", "corpus", "--repo-id", REPO, "--out",
-               str(tmp_path / "r"), env=hub_env)
+    done = run(
+        "-m",
+        "phantom_wiki",
+        "publish",
+        CONFIG,
+        "--subsets",
+        "corpus",
+        "--repo-id",
+        REPO,
+        "--out",
+        str(tmp_path / "r"),
+        env=hub_env,
+    )
     assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
     assert done.stderr.splitlines()[-1] == (
         f"phantom_wiki: Hub dataset '{REPO}' already holds n50_s1_rag, which this release leaves out and would "
         "delete: name those configurations and subsets too to keep them (unchanged files are not uploaded again), "
-        "or pass --replace (replace=True) to delete them")
+        "or pass --replace (replace=True) to delete them"
+    )
     assert not any("generating" in line or "writing" in line for line in done.stderr.splitlines())
     assert not (tmp_path / "r").exists()
     assert stored(hub) == before and len(hub.repos[f"datasets/{REPO}"].messages) == commits
 
 
 def test_republishing_unchanged_data_uploads_nothing(hub: HubStandIn, hub_env: dict) -> None:
-    phantom_wiki.publish(CONFIG, repo_id=REPO, subsets=["database"], encrypt=True, passphrase=PASSPHRASE,
-                         endpoint=hub.endpoint)
+    phantom_wiki.publish(
+        CONFIG, repo_id=REPO, subsets=["database"], encrypt=True, passphrase=PASSPHRASE, endpoint=hub.endpoint
+    )
     before = dict(hub.tree(REPO))
     commits = len(hub.repos[f"datasets/{REPO}"].messages)
-    phantom_wiki.publish(CONFIG, repo_id=REPO, subsets=["database"], encrypt=True, passphrase=PASSPHRASE,
-                         endpoint=hub.endpoint)
+    phantom_wiki.publish(
+        CONFIG, repo_id=REPO, subsets=["database"], encrypt=True, passphrase=PASSPHRASE, endpoint=hub.endpoint
+    )
     assert len(hub.repos[f"datasets/{REPO}"].messages) == commits and hub.tree(REPO) == before
 
 
@@ -132,25 +196,31 @@ def test_a_revision_is_a_branch_created_on_demand_and_main_is_untouched(hub: Hub
     assert "n50_s1_database/test-00000-of-00001.parquet" not in hub.tree(REPO, "v2")
 
 
-def test_without_a_token_the_upload_is_a_one_line_error_saying_how_to_log_in(hub: HubStandIn, hub_env: dict,
-                                                                            tmp_path: Path) -> None:
+def test_without_a_token_the_upload_is_a_one_line_error_saying_how_to_log_in(
+    hub: HubStandIn, hub_env: dict, tmp_path: Path
+) -> None:
     env = {**hub_env, "HF_TOKEN": "hf_not_the_right_one"}
     done = run("-m", "phantom_wiki", "publish", CONFIG, "--subsets", "database", "--repo-id", REPO, env=env)
     assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
     assert done.stderr.splitlines() == [f"... preparing {REPO}", done.stderr.splitlines()[-1]]  # before generating
-    assert done.stderr.splitlines()[-1].startswith(f"phantom_wiki: could not create the repository of Hub dataset '{REPO}'")
+    assert done.stderr.splitlines()[-1].startswith(
+        f"phantom_wiki: could not create the repository of Hub dataset '{REPO}'"
+    )
     assert done.stderr.rstrip().endswith("set HF_TOKEN or run `hf auth login` with a token that may write to it")
     with pytest.raises(PublishError, match="is not of the form ORG/NAME") as caught:
         phantom_wiki.publish(CONFIG, repo_id="no-namespace", endpoint=hub.endpoint)
     one_line(caught.value)
 
 
-@pytest.mark.skipif(not (os.environ.get("HF_TOKEN") and os.environ.get("LEAKPROOF_HUB_TEST_REPO")),
-                    reason="live Hub test: set HF_TOKEN and LEAKPROOF_HUB_TEST_REPO (a dataset repo you may write)")
+@pytest.mark.skipif(
+    not (os.environ.get("HF_TOKEN") and os.environ.get("LEAKPROOF_HUB_TEST_REPO")),
+    reason="live Hub test: set HF_TOKEN and LEAKPROOF_HUB_TEST_REPO (a dataset repo you may write)",
+)
 def test_live_the_real_hub_takes_the_release_and_gives_it_back(tmp_path: Path) -> None:
     repo = os.environ["LEAKPROOF_HUB_TEST_REPO"]
-    release = phantom_wiki.publish(CONFIG, str(tmp_path / "r"), repo_id=repo, private=True,
-                                   subsets=["questions", "corpus"], replace=True)  # whatever an earlier run left
+    release = phantom_wiki.publish(
+        CONFIG, str(tmp_path / "r"), repo_id=repo, private=True, subsets=["questions", "corpus"], replace=True
+    )  # whatever an earlier run left
     assert release.commit_url
     loaded = phantom_wiki.load_published(repo, "n50_s1_corpus", cache_dir=str(tmp_path / "c"))
     assert loaded.to_list() == list(engine.corpus_rows(generated()))
@@ -160,8 +230,12 @@ def test_live_the_real_hub_takes_the_release_and_gives_it_back(tmp_path: Path) -
 
 def test_the_stand_in_refuses_what_it_does_not_serve(hub: HubStandIn) -> None:
     # A guard for this file's claims: an LFS operation or an unknown route is an error, never a silent success.
-    request = urllib.request.Request(f"{hub.endpoint}/api/datasets/{REPO}/lfs-files/batch", data=b"{}",
-                                     headers={"Authorization": f"Bearer {TOKEN}"}, method="POST")
+    request = urllib.request.Request(
+        f"{hub.endpoint}/api/datasets/{REPO}/lfs-files/batch",
+        data=b"{}",
+        headers={"Authorization": f"Bearer {TOKEN}"},
+        method="POST",
+    )
     with pytest.raises(urllib.error.HTTPError) as caught:
         urllib.request.urlopen(request)
     assert caught.value.code == 404 and "does not serve" in caught.value.read().decode()

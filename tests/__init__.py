@@ -1,0 +1,1 @@
+"""The specifications: one folder per part of the package."""

@@ -283,9 +283,9 @@ def publish_main(argv: list[str]) -> int:
     parser.add_argument("--data-dir", required=True, help="directory with the encrypted release files")
     parser.add_argument("--out", help="write the Hub-ready folder here")
     parser.add_argument("--repo-id", help="upload to this Hub dataset repo (ORG/NAME), created if needed")
-    parser.add_argument("--private", action="store_true")
+    parser.add_argument("--private", action="store_true", help="make the repo private")
     parser.add_argument("--revision", help="upload to this branch (created if needed)")
-    parser.add_argument("--gated", choices=("auto", "manual"))
+    parser.add_argument("--gated", choices=("auto", "manual"), help="gate access to the repo")
     parser.add_argument("--decryption-key", help=argparse.SUPPRESS)  # refused: publishing never decrypts
     args = parser.parse_args(argv)
     try:

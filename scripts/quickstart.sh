@@ -18,3 +18,6 @@ for r in mine.select(range(min(2, len(mine)))):
     print(f"   instance {r['instance_id']}: {r['answerable']}, gold {r['answer']}, "
           f"{len(r['documents'])} documents, evidence at {r['citations']}")
 PY
+echo
+echo "Next: source .venv/bin/activate, then python -m phantom_wiki --help (or list); the README's 'Evaluate a model'"
+echo "runs a model on a fresh universe."

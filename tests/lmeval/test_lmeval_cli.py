@@ -166,3 +166,33 @@ def test_a_bad_lm_eval_argument_is_one_line(tmp_path, arguments, says):
     assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr[-2000:]
     last = done.stderr.strip().splitlines()[-1]
     assert last.startswith("leakproof_eval: ") and says in last
+
+
+def test_a_no_weights_run_files_its_results_under_the_model_name_and_names_the_universe_it_evaluated(
+    universes, tmp_path
+):
+    metadata = {"phantom_wiki_config": "n50_s1", "phantom_wiki_seed": 7, "phantom_wiki_cache_dir": universes}
+    done = _run(
+        [
+            "leakproof_eval",
+            "run",
+            "--model",
+            "oracle",
+            "--tasks",
+            "phantom_wiki_rag",
+            "--limit",
+            "4",
+            "--output_path",
+            str(tmp_path / "results"),
+            "--metadata",
+            json.dumps(metadata),
+        ],
+        tmp_path,
+    )
+    output = done.communicate(timeout=600)[0]
+    assert done.returncode == 0, output[-2000:]
+    assert [p.name for p in (tmp_path / "results").iterdir()] == ["oracle"]  # as lm_eval files a named model's
+    resolved = _results(tmp_path / "results" / "oracle")["configs"]["phantom_wiki_rag"]["metadata"]
+    assert resolved["phantom_wiki_config"] == "n50_s1"  # what was asked
+    assert resolved["phantom_wiki_resolved"]["universe"] == "n50_s7"  # what was evaluated
+    assert resolved["phantom_wiki_resolved"]["seed"] == 7 and resolved["phantom_wiki_resolved"]["retrieval_k"] == 4

@@ -284,3 +284,14 @@ def test_cli_prints_counts(encrypted_release: Path, tmp_path: Path, capsys: pyte
         )
     assert caught.value.code == 2
     assert "wrong decryption key" in capsys.readouterr().err
+
+
+def test_help_lists_every_command_and_says_what_publish_does(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        neoqa.main(["--help"])
+    top = capsys.readouterr().out
+    assert "python -m neoqa publish" in top and all(name in top for name in neoqa.engine.CONFIG_NAMES)
+    with pytest.raises(SystemExit):
+        neoqa.main(["publish", "--help"])
+    publish = " ".join(capsys.readouterr().out.split())
+    assert "verbatim" in publish and "CC BY-ND 4.0" in publish and "Returns" not in publish

@@ -11,7 +11,7 @@ import datasets
 import pytest
 
 from builders.phantomwiki import generate as engine
-from builders.phantomwiki.config import SUBSETS
+from builders.phantomwiki.config import RANGES, SUBSETS, Settings
 from tests.phantomwiki.pw_universes import generated
 
 pytestmark = pytest.mark.integration
@@ -118,3 +118,47 @@ def test_an_out_that_is_a_file_is_one_line(tmp_path, command):
     a_file.write_text("x")
     done = cli(command, "n5_s1", "--out", str(a_file))
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "is a file; give a folder" in done.stderr
+
+
+def test_version_and_help_say_what_the_names_mean():
+    version = cli("--version")
+    assert version.returncode == 0 and version.stdout.startswith("leakproof-qa ")
+    helped = cli("--help")
+    assert helped.returncode == 0
+    assert "n{size}[_d{depth}]_s{seed}[_{subset}]" in helped.stdout and "n500_d10_s3_corpus" in helped.stdout
+    assert all(command in helped.stdout for command in ("generate", "publish", "list", "prolog", "agent", "tasks-path"))
+
+
+def test_list_names_every_subset_and_every_setting_with_its_default_and_range():
+    done = cli("list")
+    assert done.returncode == 0
+    for subset in SUBSETS:
+        assert f"\n  {subset} " in done.stdout
+    for knob in Settings.knobs():
+        line = next(line for line in done.stdout.splitlines() if line.split()[:1] == [knob])
+        assert f"default {getattr(Settings(size=1, seed=0), knob)}" in line
+        if knob in RANGES:
+            assert RANGES[knob][1] in line
+
+
+def test_each_command_offers_only_the_options_it_uses():
+    prolog = cli("prolog", "--help").stdout
+    assert "--friendship-degree" in prolog and "--instance-documents" not in prolog and "--retriever" not in prolog
+    generate = cli("generate", "--help").stdout
+    assert "--instance-documents" in generate and "--subsets" in generate
+    assert "documents in each instance of the fixed layout" in generate  # every option says what it does
+
+
+def test_generate_writes_only_the_subsets_asked_for_with_timed_stages(tmp_path):
+    done = cli("generate", "n50_s1", "--out", str(tmp_path), "--subsets", "corpus", "rag")
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["corpus.parquet", "rag.parquet"]
+    assert "rows       corpus=50  rag=" in done.stdout
+    assert "evidence" in done.stderr and "universe 0." in done.stderr  # the stage bar names stages and times
+
+
+def test_the_settings_the_command_line_describes_are_exactly_the_settings():
+    from builders.cli.phantomwiki import setting_texts
+
+    assert set(setting_texts()) == set(Settings.knobs())
+    assert {stage for stage, _ in setting_texts().values()} == {"universe", "questions", "instances"}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import subprocess
 import sys
 import warnings
@@ -13,7 +14,7 @@ import pytest
 import builders.digest
 import phantom_wiki
 from builders.phantomwiki import generate as engine
-from builders.phantomwiki.config import ConfigError
+from builders.phantomwiki.config import ConfigError, Settings
 from tests.phantomwiki.pw_universes import generated
 
 
@@ -175,3 +176,37 @@ def test_a_damaged_cache_is_said_in_one_line_and_generated_again(tmp_path, damag
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # and the copy made again is clean
         assert phantom_wiki.load_dataset("n20_s1_corpus", split="test", cache_dir=str(tmp_path)).to_list() == expected
+
+
+def test_the_builder_config_offers_exactly_the_settings_with_their_defaults():
+    ours = {f.name: f.default for f in dataclasses.fields(phantom_wiki.PhantomWikiConfig)}
+    for name in {f.name for f in dataclasses.fields(datasets.BuilderConfig)}:
+        ours.pop(name)
+    settings = {f.name: f.default for f in dataclasses.fields(Settings)}
+    assert set(ours) == set(settings)
+    assert {k: v for k, v in ours.items() if k not in ("size", "seed", "depth")} == {
+        k: v for k, v in settings.items() if k not in ("size", "seed", "depth")
+    }
+
+
+def test_several_subsets_of_one_universe_in_one_process_build_it_once(tmp_path, monkeypatch):
+    built = []
+    real = engine.generate
+    monkeypatch.setattr(engine, "generate", lambda *args, **kwargs: built.append(args[0]) or real(*args, **kwargs))
+    for subset in ("", "_corpus", "_instances", "_rag", "_database"):
+        loaded = phantom_wiki.load_dataset("n70_s4" + subset, split="test", cache_dir=str(tmp_path))
+        expected = generated("n70_s4")
+        assert loaded.to_list() == list(engine.ROWS[(subset or "_questions")[1:]](expected)), subset
+    assert len(built) == 1
+
+
+def test_the_stage_bar_shows_while_generating_and_follows_datasets_switch(tmp_path, capsys):
+    phantom_wiki.load_dataset("n40_s2_instances", split="test", cache_dir=str(tmp_path / "on"))
+    shown = capsys.readouterr().err
+    assert "n40_s2_instances" in shown and "questions" in shown and "evidence" in shown
+    datasets.disable_progress_bars()
+    try:
+        phantom_wiki.load_dataset("n40_s3_instances", split="test", cache_dir=str(tmp_path / "off"))
+    finally:
+        datasets.enable_progress_bars()
+    assert "n40_s3" not in capsys.readouterr().err

@@ -24,7 +24,7 @@ import re
 from pathlib import Path
 
 from builders.analysis.fidelity import ANSWER_FIGURES, UNIVERSE_FIGURES, answer_figures, universe_figures, within
-from builders.phantomwiki.config import settings_from
+from builders.phantomwiki.config import Settings, format_name, settings_from
 from builders.phantomwiki.generate import generate_universe
 from builders.phantomwiki.kinship import Kinship
 from builders.phantomwiki.prolog import read_universe
@@ -42,12 +42,12 @@ def ours(sizes, depths, seeds) -> dict[str, dict[str, float]]:
     vocab = load_vocabulary()
     figures: dict[str, dict[str, float]] = {}
     for size in sizes:
-        universes = [generate_universe(settings_from(f"n{size}_s{seed}")[0]) for seed in seeds]
+        universes = [generate_universe(settings_from(format_name(size, Settings.depth, seed))[0]) for seed in seeds]
         figures[f"n{size}"] = universe_figures(universes, vocab.female_first_names, vocab.male_first_names)
         for depth in depths:
             pooled = []
             for seed, universe in zip(seeds, universes):
-                settings = settings_from(f"n{size}_d{depth}_s{seed}")[0]
+                settings = settings_from(format_name(size, depth, seed))[0]
                 questions = sample_questions(
                     generate_templates(depth),
                     Kinship(universe),

@@ -75,7 +75,7 @@ TASKS = ("phantom_wiki_instances", "phantom_wiki_rag", "phantom_wiki_instances_c
         ("n50_s1", {}),
         ("n500_d10_s1", {}),
         # every attribute-start question too (250 questions: their required sets hold every holder of a value)
-    ("n50_s1", {"phantom_wiki_attribute_questions": True, "phantom_wiki_questions_per_template": 5}),
+        ("n50_s1", {"phantom_wiki_attribute_questions": True, "phantom_wiki_questions_per_template": 5}),
     ],
 )
 def test_a_reader_following_the_prompts_rule_scores_one_and_one_that_never_refuses_scores_adt_zero(

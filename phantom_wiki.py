@@ -11,8 +11,39 @@ The same file is a classic `datasets` loading script where `datasets` still runs
 
 from __future__ import annotations
 
-import inspect
 import sys
+
+# The command line comes first: it needs none of the builder below, so `python -m phantom_wiki --help` starts
+# without importing `datasets` (the agent and lm-eval commands are the faces above builders/, added here).
+
+
+def _agent(arguments: list[str]) -> int:
+    """`python -m phantom_wiki agent ...`: the agent environment's command line (phantom_env)."""
+    from phantom_env.cli import main as agent
+
+    return agent(arguments)
+
+
+def _tasks_path(arguments: list[str]) -> int:
+    """`python -m phantom_wiki tasks-path`: where the lm-evaluation-harness tasks are, for --include_path."""
+    from leakproof_eval import tasks_path
+
+    if arguments:
+        sys.exit(f"phantom_wiki: tasks-path takes no arguments, got {' '.join(arguments)}")
+    print(tasks_path())
+    return 0
+
+
+if __name__ == "__main__":
+    from builders.cli.phantomwiki import main
+    from builders.phantomwiki.config import ConfigError as _ConfigError
+
+    try:
+        sys.exit(main(sys.argv[1:], faces={"agent": _agent, "tasks-path": _tasks_path}))
+    except _ConfigError as error:
+        sys.exit(f"phantom_wiki: {error}")
+
+import inspect
 from dataclasses import dataclass
 from typing import Any
 
@@ -196,29 +227,3 @@ def load_published(
             "the release and its manifest do not match; re-publish it"
         )
     return loaded
-
-
-def _agent(arguments: list[str]) -> int:
-    """`python -m phantom_wiki agent ...`: the agent environment's command line (phantom_env)."""
-    from phantom_env.cli import main as agent
-
-    return agent(arguments)
-
-
-def _tasks_path(arguments: list[str]) -> int:
-    """`python -m phantom_wiki tasks-path`: where the lm-evaluation-harness tasks are, for --include_path."""
-    from leakproof_eval import tasks_path
-
-    if arguments:
-        sys.exit(f"phantom_wiki: tasks-path takes no arguments, got {' '.join(arguments)}")
-    print(tasks_path())
-    return 0
-
-
-if __name__ == "__main__":
-    from builders.cli.phantomwiki import main
-
-    try:
-        sys.exit(main(sys.argv[1:], faces={"agent": _agent, "tasks-path": _tasks_path}))
-    except ConfigError as error:
-        sys.exit(f"phantom_wiki: {error}")

@@ -162,3 +162,13 @@ def test_the_settings_the_command_line_describes_are_exactly_the_settings():
 
     assert set(setting_texts()) == set(Settings.knobs())
     assert {stage for stage, _ in setting_texts().values()} == {"universe", "questions", "instances"}
+
+
+def test_help_starts_without_importing_datasets_or_arrow():
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "phantom_wiki", "--help"], capture_output=True, text=True, cwd=REPO
+    )
+    assert done.returncode == 0 and "usage: python -m phantom_wiki" in done.stdout
+    imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
+    assert "builders.cli.phantomwiki" in imported
+    assert not {"datasets", "pyarrow", "bm25s"} & imported

@@ -19,9 +19,6 @@ from builders.retrieval import Bm25Index
 from tests.phantomwiki.careful_reader import Documents, Reader
 from tests.phantomwiki.pw_universes import generated, instances, rag
 
-# one worker builds these universes' instances once for both files (pytest -n, --dist loadgroup)
-pytestmark = pytest.mark.xdist_group("instances")
-
 
 def check_labels(g, rows, fmt: str = "markdown") -> None:
     """Read every instance's documents as the careful reader does: it gives exactly the gold answer on each

@@ -20,9 +20,6 @@ from tests.phantomwiki.careful_reader import Documents, Reader
 from tests.phantomwiki.pw_universes import generated, instances, rag
 from tests.phantomwiki.test_prolog_agreement import run_oracle
 
-# one worker builds these universes' instances once for both files (pytest -n, --dist loadgroup)
-pytestmark = pytest.mark.xdist_group("instances")
-
 _FACT = re.compile(r'^(\w+)\("(.*?)"(?:, "(.*)")?\)$')
 
 

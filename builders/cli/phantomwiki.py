@@ -25,6 +25,7 @@ from ..phantomwiki.config import (
     Settings,
     parse_name,
     settings_from,
+    universe_name,
 )
 
 SETTINGS_FILE = Path(__file__).with_name("settings.tsv")
@@ -95,54 +96,112 @@ def _knobs(args: argparse.Namespace) -> dict[str, Any]:
     return {knob: getattr(args, knob) for knob in Settings.knobs() if hasattr(args, knob)}
 
 
-def _settings(args: argparse.Namespace) -> Settings:
-    _, _, _, subset = parse_name(args.config)
-    if args.config.endswith("_" + subset):
+def _settings(args: argparse.Namespace, name: str) -> Settings:
+    _, _, _, subset = parse_name(name)
+    if name.endswith("_" + subset):
         raise ConfigError(
-            f"{args.command} works on a whole universe: give {args.config.removesuffix('_' + subset)!r} "
+            f"{args.command} works on a whole universe: give {name.removesuffix('_' + subset)!r} "
             f"without the _{subset} suffix" + (" (choose subsets with --subsets)" if args.command == "generate" else "")
         )
-    return settings_from(args.config, **_knobs(args))[0]
+    return settings_from(name, **_knobs(args))[0]
 
 
 def _say(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
 
 
-def _generate(args: argparse.Namespace) -> int:
-    from ..analysis.report import summary
+def write_universe(
+    settings: Settings, subsets: list[str], out: Path, file_format: str, bars: bool = False
+) -> tuple[Any, dict[str, int]]:
+    """Generate one universe and write `subsets` into `out`: (the generated universe, rows written per subset).
+    `bars` draws the stage and row bars (for one universe at a time; a pool of them prints a line each)."""
     from ..export import write_rows
     from ..phantomwiki import generate as engine
-    from ..phantomwiki.budget import check as check_memory
     from ..phantomwiki.features import FEATURES
     from .progress import StageBar, counted
 
-    settings = _settings(args)
-    check_memory(settings)  # before any bar is drawn: a refusal is one line
-    subsets = [subset for subset in SUBSETS if subset in (args.subsets or SUBSETS)]
-    out = _out_folder(args.out)
-    taken = [f"{subset}.{args.format}" for subset in subsets if (out / f"{subset}.{args.format}").exists()]
-    if taken and not args.overwrite:
-        raise ConfigError(
-            f"--out {out} already holds {', '.join(taken)}; pass --overwrite to replace them, or give another folder"
-        )
-    start = time.perf_counter()
     with_questions, with_articles, stages = engine.stages_of(subsets)
-    with StageBar(args.config, stages) as bar:
-        generated = engine.generate(settings, with_questions, with_articles, progress=bar)
-        for subset in subsets:
-            if subset in ("instances", "rag"):
-                engine.shared_evidence(generated)
+    bar = StageBar(universe_name(settings), stages) if bars else None
+    generated = engine.generate(settings, with_questions, with_articles, progress=bar)
+    if any(subset in ("instances", "rag") for subset in subsets):
+        engine.shared_evidence(generated)
+    if bar is not None:
+        bar.close()
     written = {}
     for subset in subsets:
-        total = {"questions": len(generated.questions), "corpus": len(generated.articles), "database": 1}.get(subset)
-        path = out / f"{subset}.{args.format}"
         began = time.perf_counter()
-        rows = counted(engine.ROWS[subset](generated), f"writing {subset}", total)
-        written[subset] = write_rows(rows, path, args.format, FEATURES[subset].arrow_schema)
+        rows = engine.ROWS[subset](generated)
+        if bars:
+            total = {"questions": len(generated.questions), "corpus": len(generated.articles), "database": 1}
+            rows = counted(rows, f"writing {subset}", total.get(subset))
+        written[subset] = write_rows(rows, out / f"{subset}.{file_format}", file_format, FEATURES[subset].arrow_schema)
         generated.timings[f"write {subset}"] = time.perf_counter() - began
-    print(summary(generated, written, time.perf_counter() - start))
-    print(f"wrote {', '.join(f'{s}.{args.format}' for s in subsets)} to {out}")
+    return generated, written
+
+
+def _write_in_worker(settings: Settings, subsets: list[str], out: Path, file_format: str) -> tuple[int, float]:
+    """A pool's task: one universe written; (rows written, seconds). Nothing large goes back to the parent."""
+    began = time.perf_counter()
+    _, written = write_universe(settings, subsets, out, file_format)
+    return sum(written.values()), time.perf_counter() - began
+
+
+def _generate(args: argparse.Namespace) -> int:
+    from ..analysis.report import summary
+    from ..phantomwiki.budget import check as check_memory
+
+    universes = [_settings(args, name) for name in args.configs]
+    names = [universe_name(settings) for settings in universes]
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        raise ConfigError(f"{repeated[0]} is given twice; give each universe once")
+    if args.num_proc < 1:
+        raise ConfigError(f"--num-proc {args.num_proc} must be at least 1")
+    for settings in universes:
+        check_memory(settings)  # before any bar is drawn: a refusal is one line
+    subsets = [subset for subset in SUBSETS if subset in (args.subsets or SUBSETS)]
+    out = _out_folder(args.out)
+    # one universe: its files in --out; several: one folder each, named canonically (n5000_s1/, n5000_s2/, ...)
+    folders = [out] if len(universes) == 1 else [_out_folder(str(out / name)) for name in names]
+    taken = [
+        (folder / f"{s}.{args.format}").relative_to(out).as_posix()
+        for folder in folders
+        for s in subsets
+        if (folder / f"{s}.{args.format}").exists()
+    ]
+    if taken and not args.overwrite:
+        raise ConfigError(
+            f"--out {out} already holds {', '.join(taken[:3])}{' ...' if len(taken) > 3 else ''}; "
+            "pass --overwrite to replace them, or give another folder"
+        )
+    start = time.perf_counter()
+    if len(universes) == 1:
+        generated, written = write_universe(universes[0], subsets, out, args.format, bars=True)
+        print(summary(generated, written, time.perf_counter() - start))
+        print(f"wrote {', '.join(f'{s}.{args.format}' for s in subsets)} to {out}")
+        return 0
+    jobs = list(zip(universes, names, folders))
+    if args.num_proc == 1:
+        for settings, name, folder in jobs:
+            rows, seconds = _write_in_worker(settings, subsets, folder, args.format)
+            print(f"{name:<24} {rows:>10,} rows  {seconds:6.2f} s  -> {folder}", flush=True)
+    else:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        # spawn: each worker imports afresh, so no thread or lock of this process is copied into it
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(min(args.num_proc, len(jobs)), mp_context=context) as pool:
+            futures = [
+                pool.submit(_write_in_worker, settings, subsets, folder, args.format) for settings, _, folder in jobs
+            ]
+            for (_, name, folder), future in zip(jobs, futures):
+                rows, seconds = future.result()
+                print(f"{name:<24} {rows:>10,} rows  {seconds:6.2f} s  -> {folder}", flush=True)
+    print(
+        f"wrote {len(jobs)} universes ({', '.join(subsets)}) to {out} in {time.perf_counter() - start:.1f} s "
+        f"with {min(args.num_proc, len(jobs))} process(es)"
+    )
     return 0
 
 
@@ -243,7 +302,7 @@ def _prolog(args: argparse.Namespace) -> int:
     from ..phantomwiki.stages import generate_universe
 
     out = _out_folder(args.out)
-    universe = generate_universe(_settings(args))
+    universe = generate_universe(_settings(args, args.config))
     program = write_program(universe, out)
     print(f"wrote {program} (facts.pl + rules.pl); try: swipl {program}")
     return 0
@@ -289,8 +348,21 @@ def parser(faces: Mapping[str, Face] | None = None) -> argparse.ArgumentParser:
         epilog=GRAMMAR_TEXT,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    gen.add_argument("config", help="a universe, e.g. n5000_s1 or n500_d10_s3 (no subset suffix)")
+    gen.add_argument(
+        "configs",
+        nargs="+",
+        metavar="config",
+        help="universes, e.g. n5000_s1 or n500_d10_s3 (no subset suffix); several, e.g. n5000_s{1..32}, "
+        "go to one folder each under --out",
+    )
     gen.add_argument("--out", required=True, help="output folder (created if needed)")
+    gen.add_argument(
+        "--num-proc",
+        type=int,
+        default=1,
+        metavar="K",
+        help="generate K universes at once, in K processes (default 1; the files are the same)",
+    )
     gen.add_argument(
         "--subsets",
         nargs="+",

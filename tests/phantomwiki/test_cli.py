@@ -172,3 +172,29 @@ def test_help_starts_without_importing_datasets_or_arrow():
     imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
     assert "builders.cli.phantomwiki" in imported
     assert not {"datasets", "pyarrow", "bm25s"} & imported
+
+
+def test_several_universes_in_parallel_give_the_same_files_as_one_process(tmp_path):
+    names = ["n60_s1", "n60_s2", "n60_d10_s3"]
+    one = cli("generate", *names, "--out", str(tmp_path / "one"), "--subsets", "questions", "instances")
+    two = cli(
+        "generate", *names, "--out", str(tmp_path / "two"), "--subsets", "questions", "instances", "--num-proc", "2"
+    )
+    assert one.returncode == 0 and two.returncode == 0, one.stderr + two.stderr
+    assert "with 2 process(es)" in two.stdout
+    for name in names:
+        for subset in ("questions", "instances"):
+            mine = (tmp_path / "two" / name / f"{subset}.parquet").read_bytes()
+            assert mine == (tmp_path / "one" / name / f"{subset}.parquet").read_bytes(), (name, subset)
+    alone = datasets.load_dataset(
+        "parquet",
+        data_files=str(tmp_path / "two" / "n60_s2" / "questions.parquet"),
+        split="train",
+        cache_dir=str(tmp_path / "cache"),
+    )
+    assert alone.to_list() == list(engine.question_rows(generated("n60_s2")))
+
+
+def test_a_universe_given_twice_is_refused_in_one_line(tmp_path):
+    done = cli("generate", "n60_s1", "n60_d20_s1", "--out", str(tmp_path))
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "n60_s1 is given twice" in done.stderr

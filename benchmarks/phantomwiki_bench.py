@@ -3,8 +3,10 @@
     python benchmarks/phantomwiki_bench.py                 # n = 50, 500, 5000, 100000, 1000000 at depth 20
     python benchmarks/phantomwiki_bench.py --sizes 50 5000 --seed 2
 
-Each size runs in a fresh process, so its peak RSS is its own. Targets (2 cores): n5000 total <= 10 s,
-n100000 <= 3 min, n1000000 <= 20 min within 8 GB.
+    python benchmarks/phantomwiki_bench.py --sizes 5000 --profile 12   # and where the time goes (cProfile)
+
+Each size runs in a fresh process, so its peak RSS is its own. After the stages, a summary table holds each
+size's process wall time and peak memory beside its target (issue 19, on 2 cores).
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ import time
 from pathlib import Path
 
 DEFAULT_SIZES = (50, 500, 5_000, 100_000, 1_000_000)
+TARGETS = {5_000: (2.5, None), 100_000: (20.0, 1024.0), 1_000_000: (180.0, 4096.0)}
+"""n -> (seconds for every subset, process wall incl. imports; peak RSS in MB, or None where none is set)."""
 
 
 def _peak_mb() -> float:
@@ -83,18 +87,44 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=DEFAULT_SIZES)
     parser.add_argument("--depth", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--profile",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also print the N functions with the most cumulative time (cProfile) per size; profiling slows the run, so take the timings from a run without it",
+    )
     parser.add_argument("--one", help=argparse.SUPPRESS)  # internal: measure one config, print JSON
     args = parser.parse_args()
     if args.one:
-        print(json.dumps(measure(args.one)))
+        if args.profile:
+            import cProfile
+            import io
+            import pstats
+
+            profiler = cProfile.Profile()
+            stages = profiler.runcall(measure, args.one)
+            report = io.StringIO()
+            pstats.Stats(profiler, stream=report).sort_stats("cumulative").print_stats(args.profile)
+            print(report.getvalue(), file=sys.stderr)
+        else:
+            stages = measure(args.one)
+        print(json.dumps(stages))
         return
+    profiles: list[tuple[int, str]] = []
     print("| n | stage | seconds | peak RSS (MB) |")
     print("|---:|---|---:|---:|")
+    totals = []
     for size in args.sizes:
         config = format_name(size, args.depth, args.seed)
         start = time.perf_counter()
-        done = subprocess.run([sys.executable, __file__, "--one", config], capture_output=True, text=True)
+        command = [sys.executable, __file__, "--one", config] + (
+            ["--profile", str(args.profile)] if args.profile else []
+        )
+        done = subprocess.run(command, capture_output=True, text=True)
         wall = time.perf_counter() - start
+        if args.profile and done.stderr:
+            profiles.append((size, done.stderr))
         if done.returncode != 0:
             print(f"| {size} | failed: {done.stderr.strip().splitlines()[-1]} | | |")
             continue
@@ -103,6 +133,27 @@ def main() -> None:
             print(f"| {size} | {stage} | {seconds:.2f} | {peak:.0f} |")
         peak = max(p for _, _, p in stages)
         print(f"| {size} | **total (process wall, incl. imports)** | **{wall:.2f}** | **{peak:.0f}** |", flush=True)
+        totals.append((size, wall, peak))
+    print("\n| n | seconds | target | peak RSS (MB) | target |\n|---:|---:|---:|---:|---:|")
+    for size, wall, peak in totals:
+        seconds, megabytes = TARGETS.get(size, (None, None))
+        print(f"| {size:,} | {wall:.2f} | {_target(wall, seconds)} | {peak:.0f} | {_target(peak, megabytes)} |")
+    for size, profile in profiles:
+        print(f"\nprofile of n = {size:,} (cumulative):\n{_trimmed(profile)}")
+
+
+def _target(value: float, target: float | None) -> str:
+    """The target and whether the value meets it: `<= 2.5 ok`, `<= 20 missed`, or `-` when there is none."""
+    if target is None:
+        return "-"
+    return f"<= {target:g} {'ok' if value <= target else 'missed'}"
+
+
+def _trimmed(profile: str) -> str:
+    """cProfile's table without its preamble: the header line and the rows."""
+    lines = profile.splitlines()
+    start = next((i for i, line in enumerate(lines) if line.strip().startswith("ncalls")), 0)
+    return "\n".join(line for line in lines[start:] if line.strip())
 
 
 if __name__ == "__main__":

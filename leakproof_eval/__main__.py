@@ -46,6 +46,10 @@ def run(args: list[str]) -> int:
             file=sys.stderr,
         )
         return 2
+    unusable = _unusable_model(_option(args, "--model"))
+    if unusable:
+        print(f"leakproof_eval: {unusable}", file=sys.stderr)
+        return 2
     if not any(arg == "--include_path" or arg.startswith("--include_path=") for arg in args):
         args = [*args, "--include_path", tasks_path()]
     args = _name_no_weights_model(args)
@@ -57,6 +61,24 @@ def run(args: list[str]) -> int:
         print(f"leakproof_eval: {first[:600]}", file=sys.stderr)
         return 2
     return 0
+
+
+def _unusable_model(name: str | None) -> str | None:
+    """Why lm_eval cannot build the model `name` (unknown, or its packages missing), said before it reads any task."""
+    from lm_eval.api.registry import get_model
+
+    if name is None:
+        return None
+    try:
+        get_model(name)
+    except ValueError as error:  # lm_eval's own words: "... no model for this name found! Supported model names: ..."
+        return str(error).strip().splitlines()[0][:600]
+    except ImportError as error:
+        return (
+            f"--model {name} needs {error.name or 'a package'} (not installed): for hf, pip install "
+            '"lm_eval[hf]" (torch, transformers); for vllm, "lm_eval[vllm]"; or use an OpenAI-compatible server'
+        )
+    return None
 
 
 def _name_no_weights_model(args: list[str]) -> list[str]:

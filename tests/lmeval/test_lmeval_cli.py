@@ -8,6 +8,7 @@ first, so this also shows lm_eval's own models still resolve) against a bounded 
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import re
@@ -156,12 +157,27 @@ def test_local_chat_completions_with_a_chat_template_gets_the_same_prompts_and_s
         (["--model", "oracle", "--tasks", "phantom_wiki_rag", "--metadata", "{bad"], "Invalid JSON"),
         (["--model", "oracle", "--tasks", "phantom_wiki_rag", "--limit", "0"], "--limit 0 must be above 0"),
         (["--model", "oracle", "--tasks", "no_such_task"], "Tasks not found: no_such_task"),
-        (["--model", "no_such_model", "--tasks", "phantom_wiki_rag"], "no model for this name found"),
+        (
+            [
+                "--model",
+                "no_such_model",
+                "--tasks",
+                "phantom_wiki_rag",
+                "--metadata",
+                '{"phantom_wiki_config": "n50_s1"}',
+            ],
+            "no model for this name found",
+        ),
     ],
 )
 def test_a_bad_lm_eval_argument_is_one_line(tmp_path, arguments, says):
+    env = os.environ | {"HF_HOME": str(tmp_path / "hf"), "HF_HUB_OFFLINE": "1"}  # nothing in the user's cache
     done = subprocess.run(
-        [sys.executable, "-m", "leakproof_eval", "run", *arguments], cwd=tmp_path, capture_output=True, text=True
+        [sys.executable, "-m", "leakproof_eval", "run", *arguments],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
     )
     assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr[-2000:]
     last = done.stderr.strip().splitlines()[-1]
@@ -196,3 +212,21 @@ def test_a_no_weights_run_files_its_results_under_the_model_name_and_names_the_u
     assert resolved["phantom_wiki_config"] == "n50_s1"  # what was asked
     assert resolved["phantom_wiki_resolved"]["universe"] == "n50_s7"  # what was evaluated
     assert resolved["phantom_wiki_resolved"]["seed"] == 7 and resolved["phantom_wiki_resolved"]["retrieval_k"] == 4
+
+
+def test_a_model_whose_packages_are_missing_says_what_to_install(tmp_path):
+    if importlib.util.find_spec("torch") is not None:
+        pytest.skip("torch is installed here, so --model hf can be built")
+    arguments = [
+        "--model",
+        "hf",
+        "--model_args",
+        "pretrained=Qwen/Qwen2.5-0.5B-Instruct",
+        "--tasks",
+        "phantom_wiki_rag",
+    ]
+    done = subprocess.run(
+        [sys.executable, "-m", "leakproof_eval", "run", *arguments], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr[-2000:]
+    assert "--model hf needs torch" in done.stderr and 'pip install "lm_eval[hf]"' in done.stderr

@@ -92,7 +92,8 @@ def main() -> None:
         type=int,
         default=0,
         metavar="N",
-        help="also print the N functions with the most cumulative time (cProfile) per size; profiling slows the run, so take the timings from a run without it",
+        help="also print the N functions with the most cumulative time (cProfile) per size; profiling slows "
+        "the run, so take the timings from a run without it",
     )
     parser.add_argument("--one", help=argparse.SUPPRESS)  # internal: measure one config, print JSON
     args = parser.parse_args()

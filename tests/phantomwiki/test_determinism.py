@@ -5,6 +5,8 @@ from __future__ import annotations
 import hashlib
 import json
 
+import pytest
+
 from builders.phantomwiki.config import settings_from
 from builders.phantomwiki.generate import ROWS, generate
 from builders.phantomwiki.prolog import program_text
@@ -12,6 +14,8 @@ from builders.phantomwiki.prolog import program_text
 # sha256 of every row of n50_s1 (all subsets). If generation changes on purpose, bump
 # builders.__version__ (the version names the data) and update this digest.
 N50_S1_DIGEST = "a4e0e32c5330f4ff5641c5695147e41383f4c2ab860fb70315d59068afaacd3a"
+# the same for n5000_s1, taken at 0.5.0 and equal at 0.6.0: the byte check of the speed work (issue 19)
+N5000_S1_DIGEST = "65a83a2cffc981f99281349457c60434510ba9187384b58da460f9a629b57bc3"
 
 
 def rows_digest(name: str) -> str:
@@ -29,6 +33,11 @@ def test_same_configuration_twice_gives_identical_rows():
 
 def test_the_rows_of_n50_s1_are_pinned():
     assert rows_digest("n50_s1") == N50_S1_DIGEST
+
+
+@pytest.mark.slow
+def test_the_rows_of_n5000_s1_are_pinned():
+    assert rows_digest("n5000_s1") == N5000_S1_DIGEST
 
 
 def test_a_different_seed_gives_a_different_universe():

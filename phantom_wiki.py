@@ -143,19 +143,15 @@ def _universe(settings: Settings, subset: str, title: str) -> engine.Generated:
     """The universe `settings` make, with the stages `subset` needs, behind a progress bar of those stages."""
     from builders.cli.progress import StageBar
 
-    with_questions, with_articles, stages = engine.stages_of([subset])
     generated = _LATEST.get(settings)
     if generated is None:
         _LATEST.clear()  # never two universes in memory at once
-    todo = [stage for stage in stages if generated is None or stage not in generated.timings]
+    todo = [stage for stage in engine.stage_names([subset]) if generated is None or stage not in generated.timings]
     with StageBar(title, todo) as bar:
         if generated is None:
-            generated = _LATEST[settings] = engine.generate(settings, with_questions, with_articles, progress=bar)
-        else:
-            generated.progress = bar
-            engine.complete(generated, with_questions, with_articles)
-        if "evidence" in stages:
-            engine.shared_evidence(generated)
+            generated = _LATEST[settings] = engine.generate(settings, False, False, progress=bar)
+        generated.progress = bar
+        engine.prepare(generated, [subset])
         generated.progress = None
     return generated
 

@@ -120,11 +120,8 @@ def write_universe(
     from ..phantomwiki.features import FEATURES
     from .progress import StageBar, counted
 
-    with_questions, with_articles, stages = engine.stages_of(subsets)
-    bar = StageBar(universe_name(settings), stages) if bars else None
-    generated = engine.generate(settings, with_questions, with_articles, progress=bar)
-    if any(subset in ("instances", "rag") for subset in subsets):
-        engine.shared_evidence(generated)
+    bar = StageBar(universe_name(settings), engine.stage_names(subsets)) if bars else None
+    generated = engine.prepare(engine.generate(settings, False, False, progress=bar), subsets)
     if bar is not None:
         bar.close()
     written = {}

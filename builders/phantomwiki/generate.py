@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 
 from .instances import Evidence, build_instances, build_rag
 from .prolog import program_text
-from .stages import Generated, Progress, complete, generate, generate_universe, planned_stages, timed
+from .stages import Generated, Progress, complete, generate, generate_universe, timed
 
 __all__ = [
     "ROWS",
@@ -16,9 +16,9 @@ __all__ = [
     "generate",
     "generate_universe",
     "needs",
-    "planned_stages",
+    "prepare",
     "shared_evidence",
-    "stages_of",
+    "stage_names",
 ]
 
 
@@ -68,18 +68,25 @@ def rag_rows(generated: Generated) -> Iterator[dict]:
     yield from build_rag(generated, evidence=shared_evidence(generated))
 
 
-def needs(subset: str) -> tuple[bool, bool]:
-    """(with_questions, with_articles) that `subset` needs."""
-    both = subset in ("instances", "rag")
-    return subset == "questions" or both, subset == "corpus" or both
+def needs(subsets: Sequence[str]) -> tuple[bool, bool, bool]:
+    """(questions, articles, evidence): the stages beyond the universe that writing `subsets` runs."""
+    evidence = any(subset in ("instances", "rag") for subset in subsets)
+    return "questions" in subsets or evidence, "corpus" in subsets or evidence, evidence
 
 
-def stages_of(subsets: list[str] | tuple[str, ...]) -> tuple[bool, bool, list[str]]:
-    """(with_questions, with_articles, the stage names) that writing `subsets` of one universe runs."""
-    with_questions = any(needs(subset)[0] for subset in subsets)
-    with_articles = any(needs(subset)[1] for subset in subsets)
-    with_evidence = any(subset in ("instances", "rag") for subset in subsets)
-    return with_questions, with_articles, planned_stages(with_questions, with_articles, with_evidence)
+def stage_names(subsets: Sequence[str]) -> list[str]:
+    """The stages writing `subsets` of one universe runs, in order (what a progress bar counts)."""
+    questions, articles, evidence = needs(subsets)
+    return ["universe"] + ["articles"] * articles + ["questions"] * questions + ["evidence"] * evidence
+
+
+def prepare(generated: Generated, subsets: Sequence[str]) -> Generated:
+    """Run the stages `subsets` need that `generated` has not run yet, so several subsets share one universe."""
+    questions, articles, evidence = needs(subsets)
+    complete(generated, with_questions=questions, with_articles=articles)
+    if evidence:
+        shared_evidence(generated)
+    return generated
 
 
 ROWS: dict[str, Callable[[Generated], Iterator[dict]]] = {

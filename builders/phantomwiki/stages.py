@@ -102,8 +102,3 @@ def complete(generated: Generated, with_questions: bool = True, with_articles: b
                 settings.easy_mode,
             )
     return generated
-
-
-def planned_stages(with_questions: bool, with_articles: bool, with_evidence: bool = False) -> list[str]:
-    """The names of the stages `generate` (and the evidence the instances and rag subsets share) will run."""
-    return ["universe"] + ["articles"] * with_articles + ["questions"] * with_questions + ["evidence"] * with_evidence

@@ -207,8 +207,7 @@ def write_release(
     try:
         entries: list[Entry] = []
         empty: list[str] = []
-        with_questions = any(engine.needs(subset)[0] for subset in chosen)
-        with_articles = any(engine.needs(subset)[1] for subset in chosen)
+        with_questions, with_articles, _ = engine.needs(chosen)  # the evidence: built when a subset asks for it
         for universe, settings in universes:
             generated = engine.generate(
                 settings, with_questions=with_questions, with_articles=with_articles, progress=progress

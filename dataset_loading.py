@@ -54,10 +54,13 @@ def load_from_builder(
     split: str | None = None,
     streaming: bool = False,
     cache_dir: str | None = None,
+    num_proc: int | None = None,
     **builder_kwargs: Any,
 ) -> datasets.Dataset | datasets.DatasetDict | datasets.IterableDataset | datasets.IterableDatasetDict:
     """Build `config_name` of `builder_cls` (or reuse its cache, checked) and return it as `datasets.load_dataset`
-    would."""
+    would; `num_proc` processes prepare it, as in `datasets.load_dataset`."""
+    if num_proc is not None and (isinstance(num_proc, bool) or not isinstance(num_proc, int) or num_proc < 1):
+        raise ValueError(f"num_proc={num_proc!r}: give a whole number of processes, 1 or more (or None for one)")
     usable_cache_dir(cache_dir)
     if streaming:
         streamed = builder_cls(config_name=config_name, cache_dir=cache_dir, **builder_kwargs).as_streaming_dataset(
@@ -74,7 +77,7 @@ def load_from_builder(
             shutil.rmtree(folder, ignore_errors=True)
     fresh = not folder.is_dir()
     builder = builder_cls(config_name=config_name, cache_dir=cache_dir, **builder_kwargs)
-    builder.download_and_prepare()
+    builder.download_and_prepare(num_proc=num_proc)
     if fresh:
         _record(Path(builder.cache_dir))
     return builder.as_dataset(split=split)

@@ -43,126 +43,48 @@ if __name__ == "__main__":
     except _ConfigError as error:
         sys.exit(f"phantom_wiki: {error}")
 
-import inspect
-from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import datasets
-
-import cards
 from builders import __version__, metrics
-from builders.digest import PHANTOMWIKI_CODE, code_digest
-from builders.phantomwiki import generate as engine
-from builders.phantomwiki.budget import check as check_memory
-from builders.phantomwiki.config import ConfigError, Settings, settings_from
-from builders.phantomwiki.features import FEATURES
 
-__all__ = ["PhantomWiki", "PhantomWikiConfig", "load_dataset", "load_published", "metrics", "publish"]
+if TYPE_CHECKING or "datasets" in sys.modules:
+    # `datasets` is loading this file as a script (3.x) and looks for the builder in its namespace; otherwise the
+    # builder (and `datasets`, about a second) is imported on first use, by __getattr__ below.
+    from dataset_builders.phantom_wiki import PhantomWiki, PhantomWikiConfig
 
-_DESCRIPTION = (
-    "PhantomWiki: an on-demand benchmark of fictional people, their wiki-style articles and multi-hop "
-    "questions with exact answers, generated afresh from a configuration name so no model can have seen it."
-)
-_CITATION = cards.text("phantom_wiki.bib")
-_HOMEPAGE = "https://github.com/kilian-group/phantom-wiki"
-_LICENSE = "cc-by-4.0"
+if TYPE_CHECKING:
+    import datasets
+
+__all__ = ["PhantomWiki", "PhantomWikiConfig", "__version__", "load_dataset", "load_published", "metrics", "publish"]
+_BUILDER_NAMES = ("PhantomWiki", "PhantomWikiConfig")
 
 
-@dataclass
-class PhantomWikiConfig(datasets.BuilderConfig):
-    """A configuration name plus the knobs it does not spell out; `size`, `seed`, `depth` may repeat the name."""
+def __getattr__(name: str) -> Any:
+    """The builder classes, imported on first use (so `import phantom_wiki` stays quick)."""
+    if name in _BUILDER_NAMES:
+        from dataset_builders import phantom_wiki as builder
 
-    size: int | None = None
-    seed: int | None = None
-    depth: int | None = None
-    friendship_degree: float = Settings.friendship_degree
-    max_tree_size: int = Settings.max_tree_size
-    max_tree_depth: int = Settings.max_tree_depth
-    max_children: int = Settings.max_children
-    questions_per_template: int = Settings.questions_per_template
-    easy_mode: bool = Settings.easy_mode
-    instance_layout: str = Settings.instance_layout
-    instance_documents: int = Settings.instance_documents
-    max_evidence: int = Settings.max_evidence
-    attribute_questions: bool = Settings.attribute_questions
-    unanswerable: int = Settings.unanswerable
-    distractors: str = Settings.distractors
-    document_format: str = Settings.document_format
-    retrieval_k: int = Settings.retrieval_k
-    retriever: str = Settings.retriever
-
-    def __post_init__(self) -> None:
-        super().__post_init__()
-        knobs = {name: getattr(self, name) for name in Settings.knobs()}
-        knobs.update({k: getattr(self, k) for k in ("size", "seed", "depth") if getattr(self, k) is not None})
-        self.settings, self.subset = settings_from(self.name, **knobs)
-        check_memory(self.settings)  # before `datasets` starts a generation it would wrap errors of
-
-
-_BUILDER_ARGUMENTS = set(inspect.signature(datasets.DatasetBuilder.__init__).parameters) - {"self", "config_kwargs"}
-
-
-class PhantomWiki(datasets.GeneratorBasedBuilder):
-    """Generates the universe once per configuration and writes the subset the name asks for."""
-
-    BUILDER_CONFIG_CLASS = PhantomWikiConfig
-    VERSION = datasets.Version(__version__)
-    DEFAULT_WRITER_BATCH_SIZE = 1000
-
-    def __init__(self, *args: Any, hash: str | None = None, **kwargs: Any) -> None:
-        unknown = set(kwargs) - _BUILDER_ARGUMENTS - set(PhantomWikiConfig.__dataclass_fields__)
-        if unknown:
-            known = ", ".join(sorted(set(Settings.knobs()) | {"size", "seed", "depth"}))
-            raise ConfigError(f"unknown setting {sorted(unknown)[0]!r}; the settings are {known}")
-        # The cache path holds this digest: other generator code or data never reuses an old cache.
-        digest = code_digest(*PHANTOMWIKI_CODE)
-        super().__init__(*args, hash=f"{hash}-{digest}" if hash else digest, **kwargs)
-
-    def _info(self) -> datasets.DatasetInfo:
-        return datasets.DatasetInfo(
-            description=_DESCRIPTION,
-            features=FEATURES[self.config.subset],
-            homepage=_HOMEPAGE,
-            citation=_CITATION,
-            license=_LICENSE,
-        )
-
-    def _split_generators(self, dl_manager: Any) -> list[datasets.SplitGenerator]:
-        return [datasets.SplitGenerator(name=datasets.Split.TEST)]
-
-    def _generate_examples(self) -> Any:
-        subset = self.config.subset
-        yield from enumerate(engine.ROWS[subset](_universe(self.config.settings, subset, self.config.name)))
-
-
-_LATEST: dict[Settings, engine.Generated] = {}
-"""The universe generated last, kept so that loading several of its subsets one after another builds it once."""
-
-
-def _universe(settings: Settings, subset: str, title: str) -> engine.Generated:
-    """The universe `settings` make, with the stages `subset` needs, behind a progress bar of those stages."""
-    from builders.cli.progress import StageBar
-
-    generated = _LATEST.get(settings)
-    if generated is None:
-        _LATEST.clear()  # never two universes in memory at once
-    todo = [stage for stage in engine.stage_names([subset]) if generated is None or stage not in generated.timings]
-    with StageBar(title, todo) as bar:
-        if generated is None:
-            generated = _LATEST[settings] = engine.generate(settings, False, False, progress=bar)
-        generated.progress = bar
-        engine.prepare(generated, [subset])
-        generated.progress = None
-    return generated
+        value = globals()[name] = getattr(builder, name)
+        return value
+    raise AttributeError(f"module 'phantom_wiki' has no attribute {name!r}")
 
 
 def load_dataset(
-    name: str, split: str | None = None, streaming: bool = False, cache_dir: str | None = None, **kwargs: Any
+    name: str,
+    split: str | None = None,
+    streaming: bool = False,
+    cache_dir: str | None = None,
+    num_proc: int | None = None,
+    **kwargs: Any,
 ) -> datasets.Dataset | datasets.DatasetDict | datasets.IterableDataset | datasets.IterableDatasetDict:
-    """Generate (or load from the `datasets` cache) the configuration `name`, as `datasets.load_dataset` would."""
+    """Generate (or load from the `datasets` cache) the configuration `name`, as `datasets.load_dataset` would;
+    `num_proc` processes write its rows (the same rows as one process)."""
+    from dataset_builders.phantom_wiki import PhantomWiki
     from dataset_loading import load_from_builder
 
-    return load_from_builder(PhantomWiki, name, split=split, streaming=streaming, cache_dir=cache_dir, **kwargs)
+    return load_from_builder(
+        PhantomWiki, name, split=split, streaming=streaming, cache_dir=cache_dir, num_proc=num_proc, **kwargs
+    )
 
 
 def publish(configurations: str | list[str], out: str | None = None, **options: Any) -> Any:
@@ -193,6 +115,8 @@ def load_published(
     decrypted into the `datasets` cache, and the result is what `datasets.load_dataset` returns.
     """
     from pathlib import Path
+
+    import datasets
 
     from builders.publishing.errors import ReleaseError
     from builders.publishing.loading import open_release

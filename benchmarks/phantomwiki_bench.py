@@ -34,7 +34,7 @@ def measure(config: str) -> list[tuple[str, float, float]]:
     from builders.export import write_rows
     from builders.phantomwiki import generate as engine
     from builders.phantomwiki.config import SUBSETS, settings_from
-    from builders.phantomwiki.features import FEATURES
+    from builders.phantomwiki.features import arrow_schema
 
     settings = settings_from(config)[0]
     stages = []
@@ -47,7 +47,7 @@ def measure(config: str) -> list[tuple[str, float, float]]:
                 queries = _evidence_stages(generated, stages)
             start = time.perf_counter()
             rows = engine.ROWS[subset](generated)
-            write_rows(rows, Path(out) / f"{subset}.parquet", "parquet", FEATURES[subset].arrow_schema)
+            write_rows(rows, Path(out) / f"{subset}.parquet", "parquet", arrow_schema(subset))
             stages.append((f"write {subset}", time.perf_counter() - start, _peak_mb()))
             if subset in ("instances", "rag"):
                 stages.append((f"  of which {queries[1]} BM25 queries", queries[0], _peak_mb()))

@@ -117,7 +117,7 @@ def write_universe(
     `bars` draws the stage and row bars (for one universe at a time; a pool of them prints a line each)."""
     from ..export import write_rows
     from ..phantomwiki import generate as engine
-    from ..phantomwiki.features import FEATURES
+    from ..phantomwiki.features import arrow_schema
     from .progress import StageBar, counted
 
     bar = StageBar(universe_name(settings), engine.stage_names(subsets)) if bars else None
@@ -131,7 +131,7 @@ def write_universe(
         if bars:
             total = {"questions": len(generated.questions), "corpus": len(generated.articles), "database": 1}
             rows = counted(rows, f"writing {subset}", total.get(subset))
-        written[subset] = write_rows(rows, out / f"{subset}.{file_format}", file_format, FEATURES[subset].arrow_schema)
+        written[subset] = write_rows(rows, out / f"{subset}.{file_format}", file_format, arrow_schema(subset))
         generated.timings[f"write {subset}"] = time.perf_counter() - began
     return generated, written
 
@@ -247,6 +247,9 @@ def _timed_lines(start: float) -> Callable[[str], None]:
 def _publish(args: argparse.Namespace) -> int:
     from ..publishing.phantomwiki import publish
 
+    if args.num_proc < 1:
+        raise ConfigError(f"--num-proc {args.num_proc} must be at least 1")
+
     start = time.perf_counter()
     release = publish(
         args.configs,
@@ -260,6 +263,7 @@ def _publish(args: argparse.Namespace) -> int:
         revision=args.revision,
         gated=args.gated,
         replace=args.replace,
+        num_proc=args.num_proc,
         progress=_timed_lines(start),
         **_knobs(args),
     )
@@ -379,6 +383,13 @@ def parser(faces: Mapping[str, Face] | None = None) -> argparse.ArgumentParser:
     )
     pub.add_argument("configs", nargs="+", metavar="config", help="universes, e.g. n5000_s1 n500_d10_s3")
     pub.add_argument("--out", help="release folder (new, empty, or an earlier release); needed unless --repo-id")
+    pub.add_argument(
+        "--num-proc",
+        type=int,
+        default=1,
+        metavar="K",
+        help="generate K universes at once, in K processes (default 1; the release is the same)",
+    )
     pub.add_argument(
         "--subsets",
         nargs="+",

@@ -1,14 +1,29 @@
 """Progress a user sees while a universe is generated: a bar over the stages that names the one running and the time
-each finished one took, and a bar over the rows each subset writes. Both are `datasets`' own tqdm, so
-`datasets.disable_progress_bars()` (or HF_DATASETS_DISABLE_PROGRESS_BARS=1) turns them off."""
+each finished one took, and a bar over the rows each subset writes. Inside `load_dataset` both are `datasets`' own
+tqdm, so `datasets.disable_progress_bars()` turns them off; the command line does not import `datasets` (a second of
+start-up) and draws plain tqdm bars, which HF_DATASETS_DISABLE_PROGRESS_BARS=1 turns off in both."""
 
 from __future__ import annotations
 
+import os
+import sys
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from datasets.utils import tqdm
+_TRUE = {"1", "ON", "YES", "TRUE"}  # what `datasets` reads as true in an environment variable
+
+
+def tqdm(*args: Any, **kwargs: Any) -> Any:
+    """A progress bar: `datasets`' own when it is loaded, else tqdm's, off when HF_DATASETS_DISABLE_PROGRESS_BARS."""
+    if "datasets" in sys.modules:
+        from datasets.utils import tqdm as datasets_tqdm
+
+        return datasets_tqdm(*args, **kwargs)
+    from tqdm import tqdm as plain_tqdm
+
+    disabled = os.environ.get("HF_DATASETS_DISABLE_PROGRESS_BARS", "").upper() in _TRUE
+    return plain_tqdm(*args, disable=disabled or kwargs.pop("disable", False), **kwargs)
 
 
 class StageBar:

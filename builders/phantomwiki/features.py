@@ -1,11 +1,22 @@
-"""The schema of every phantom_wiki subset, declared once (the only `datasets` import in the engine)."""
+"""The schema of every phantom_wiki subset, declared once as `datasets` features in their dict form.
+
+Lists are written `[feature]`, the form every `datasets` version from 2.x on reads, so the Parquet
+metadata we write does not depend on the installed `datasets`; and nothing here imports it, so the
+command line and the benchmark write Parquet without paying for `import datasets` (about a second).
+"""
 
 from __future__ import annotations
 
-import datasets
+import json
+from typing import TYPE_CHECKING, Any
 
-_STRING = datasets.Value("string")
-_INT = datasets.Value("int32")
+if TYPE_CHECKING:
+    import datasets
+    import pyarrow as pa
+
+_STRING = {"dtype": "string", "_type": "Value"}
+_INT = {"dtype": "int32", "_type": "Value"}
+_BOOL = {"dtype": "bool", "_type": "Value"}
 _DOCUMENTS = [{"title": _STRING, "text": _STRING}]
 _QUESTION = {
     "question_id": _STRING,
@@ -17,49 +28,70 @@ _QUESTION = {
     "closed_world": _STRING,  # for a question starting from an attribute value: how many hold it ("" otherwise)
     "question_answer": [_STRING],  # the question's true answers, whatever the evidence
     "difficulty": _INT,
-    "is_aggregation_question": datasets.Value("bool"),
+    "is_aggregation_question": _BOOL,
     "answer": [_STRING],  # the gold output: question_answer, or [metrics.DEFLECTION] when insufficient
     "answerable": _STRING,  # "sufficient", "insufficient" or "unanswerable"
     "documents": _DOCUMENTS,
     "citations": [_INT],  # 0-based positions in `documents` of the evidence to cite
 }
 
-FEATURES = {
-    "questions": datasets.Features(
-        {
-            "id": _STRING,
-            "question": _STRING,
-            "answer": [_STRING],
-            "prolog": {"query": [_STRING], "answer": _STRING},
-            "template": [_STRING],
-            "type": datasets.Value("int32"),
-            "difficulty": datasets.Value("int32"),
-            "is_aggregation_question": datasets.Value("bool"),
-            "evidence": [_STRING],  # facts used by every derivation of every answer
-        }
-    ),
-    "corpus": datasets.Features({"title": _STRING, "article": _STRING, "facts": [_STRING]}),
-    "database": datasets.Features({"content": _STRING}),
-    "instances": datasets.Features(
-        {
-            "instance_id": _STRING,
-            **_QUESTION,
-            "evidence_titles": [_STRING],
-            "missing_article": _STRING,  # "" for a sufficient instance
-            "distractor_titles": [_STRING],
-            "num_distractors": _INT,
-            "layout": _STRING,  # "fixed" or "ablation"
-            "distractor_kind": _STRING,  # "hard" or "easy"
-            "answer_options": [_STRING],  # multiple choice: the family's options, "Unanswerable" among them
-            "gold_answer_idx": _INT,  # the correct option: the gold answer if sufficient, else "Unanswerable"
-        }
-    ),
-    "rag": datasets.Features(
-        {
-            "instance_id": _STRING,  # question id / rag-k, and / kind-n for an unanswerable variant
-            **_QUESTION,
-            "retrieved_titles": [_STRING],  # BM25 top-k of the question text, best first
-            "retrieved_sufficient": datasets.Value("bool"),
-        }
-    ),
+FEATURES: dict[str, dict[str, Any]] = {
+    "questions": {
+        "id": _STRING,
+        "question": _STRING,
+        "answer": [_STRING],
+        "prolog": {"query": [_STRING], "answer": _STRING},
+        "template": [_STRING],
+        "type": _INT,
+        "difficulty": _INT,
+        "is_aggregation_question": _BOOL,
+        "evidence": [_STRING],  # facts used by every derivation of every answer
+    },
+    "corpus": {"title": _STRING, "article": _STRING, "facts": [_STRING]},
+    "database": {"content": _STRING},
+    "instances": {
+        "instance_id": _STRING,
+        **_QUESTION,
+        "evidence_titles": [_STRING],
+        "missing_article": _STRING,  # "" for a sufficient instance
+        "distractor_titles": [_STRING],
+        "num_distractors": _INT,
+        "layout": _STRING,  # "fixed" or "ablation"
+        "distractor_kind": _STRING,  # "hard" or "easy"
+        "answer_options": [_STRING],  # multiple choice: the family's options, "Unanswerable" among them
+        "gold_answer_idx": _INT,  # the correct option: the gold answer if sufficient, else "Unanswerable"
+    },
+    "rag": {
+        "instance_id": _STRING,  # question id / rag-k, and / kind-n for an unanswerable variant
+        **_QUESTION,
+        "retrieved_titles": [_STRING],  # BM25 top-k of the question text, best first
+        "retrieved_sufficient": _BOOL,
+    },
 }
+
+
+def arrow_type(feature: Any) -> pa.DataType:
+    """The Arrow type `datasets` stores a feature (in dict form) as."""
+    import pyarrow as pa
+
+    if isinstance(feature, list):
+        return pa.list_(arrow_type(feature[0]))
+    if feature.get("_type") == "Value":
+        return {"string": pa.string(), "int32": pa.int32(), "bool": pa.bool_()}[feature["dtype"]]
+    return pa.struct([(name, arrow_type(value)) for name, value in feature.items()])
+
+
+def arrow_schema(subset: str) -> pa.Schema:
+    """The Arrow schema of a subset, with its features in the metadata (so plain `load_dataset` reads them)."""
+    import pyarrow as pa
+
+    features = FEATURES[subset]
+    metadata = {"huggingface": json.dumps({"info": {"features": features}})}
+    return pa.schema([(name, arrow_type(value)) for name, value in features.items()], metadata=metadata)
+
+
+def datasets_features(subset: str) -> datasets.Features:
+    """The subset's features as a `datasets.Features` (imports `datasets`)."""
+    import datasets
+
+    return datasets.Features.from_dict(FEATURES[subset])

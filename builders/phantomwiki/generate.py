@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
+from typing import Protocol, TypeVar
 
 from .instances import Evidence, build_instances, build_rag
 from .prolog import program_text
@@ -10,12 +11,15 @@ from .stages import Generated, Progress, complete, generate, generate_universe, 
 
 __all__ = [
     "ROWS",
+    "WHOLE",
     "Generated",
+    "Part",
     "Progress",
     "complete",
     "generate",
     "generate_universe",
     "needs",
+    "part_of",
     "prepare",
     "shared_evidence",
     "stage_names",
@@ -31,9 +35,23 @@ def shared_evidence(generated: Generated) -> Evidence:
     return evidence
 
 
-def question_rows(generated: Generated) -> Iterator[dict]:
+Part = tuple[int, int]
+"""(index, count): the index-th of `count` contiguous parts of a subset's rows; in order they make up the subset."""
+WHOLE: Part = (0, 1)
+T = TypeVar("T")
+
+
+def part_of(items: Sequence[T], part: Part) -> Sequence[T]:
+    """The `part` of `items`: contiguous, sizes within one of each other (parts of a subset can be written apart)."""
+    index, count = part
+    if not 0 <= index < count:
+        raise ValueError(f"part {index} of {count} does not exist")
+    return items[len(items) * index // count : len(items) * (index + 1) // count]
+
+
+def question_rows(generated: Generated, part: Part = WHOLE) -> Iterator[dict]:
     """Rows of the `questions` subset."""
-    for q in generated.questions:
+    for q in part_of(generated.questions, part):
         yield {
             "id": q.id,
             "question": q.question,
@@ -47,25 +65,28 @@ def question_rows(generated: Generated) -> Iterator[dict]:
         }
 
 
-def corpus_rows(generated: Generated) -> Iterator[dict]:
+def corpus_rows(generated: Generated, part: Part = WHOLE) -> Iterator[dict]:
     """Rows of the `corpus` subset: title, article, and the facts it states."""
-    for article in generated.articles:
+    for article in part_of(generated.articles, part):
         yield {"title": article.title, "article": article.article, "facts": article.facts}
 
 
-def database_rows(generated: Generated) -> Iterator[dict]:
-    """The one row of the `database` subset: the universe as a Prolog program (v1 form)."""
-    yield {"content": program_text(generated.universe)}
+def database_rows(generated: Generated, part: Part = WHOLE) -> Iterator[dict]:
+    """The one row of the `database` subset: the universe as a Prolog program (v1 form), in the first part."""
+    if part_of([0], part):
+        yield {"content": program_text(generated.universe)}
 
 
-def instance_rows(generated: Generated) -> Iterator[dict]:
+def instance_rows(generated: Generated, part: Part = WHOLE) -> Iterator[dict]:
     """Rows of the `instances` subset: sufficient / insufficient evidence with distractors, per question."""
-    yield from build_instances(generated, evidence=shared_evidence(generated))
+    questions = part_of(generated.questions, part)
+    yield from build_instances(generated, evidence=shared_evidence(generated), questions=questions)
 
 
-def rag_rows(generated: Generated) -> Iterator[dict]:
+def rag_rows(generated: Generated, part: Part = WHOLE) -> Iterator[dict]:
     """Rows of the `rag` subset: each question with its BM25 top-k articles and whether they suffice."""
-    yield from build_rag(generated, evidence=shared_evidence(generated))
+    questions = part_of(generated.questions, part)
+    yield from build_rag(generated, evidence=shared_evidence(generated), questions=questions)
 
 
 def needs(subsets: Sequence[str]) -> tuple[bool, bool, bool]:
@@ -89,7 +110,13 @@ def prepare(generated: Generated, subsets: Sequence[str]) -> Generated:
     return generated
 
 
-ROWS: dict[str, Callable[[Generated], Iterator[dict]]] = {
+class Rows(Protocol):
+    """A subset's row maker: the rows of one part of it (all of it by default)."""
+
+    def __call__(self, generated: Generated, part: Part = WHOLE) -> Iterator[dict]: ...
+
+
+ROWS: dict[str, Rows] = {
     "questions": question_rows,
     "corpus": corpus_rows,
     "database": database_rows,

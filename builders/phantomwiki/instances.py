@@ -322,21 +322,31 @@ def question_instances(evidence: Evidence, question: Question) -> Iterator[dict]
 
 
 def build_instances(
-    generated: Generated, settings: Settings | None = None, evidence: Evidence | None = None
+    generated: Generated,
+    settings: Settings | None = None,
+    evidence: Evidence | None = None,
+    questions: Sequence[Question] | None = None,
 ) -> list[dict]:
-    """Rows of the `instances` subset for every question of a generated configuration (`evidence` reuses a built
-    one)."""
+    """Rows of the `instances` subset for every question of a generated configuration, or for `questions` of it
+    (`evidence` reuses a built one)."""
     evidence = evidence or Evidence(generated, settings)
-    return [row for question in generated.questions for row in question_instances(evidence, question)]
+    chosen = generated.questions if questions is None else questions
+    return [row for question in chosen for row in question_instances(evidence, question)]
 
 
-def build_rag(generated: Generated, settings: Settings | None = None, evidence: Evidence | None = None) -> list[dict]:
+def build_rag(
+    generated: Generated,
+    settings: Settings | None = None,
+    evidence: Evidence | None = None,
+    questions: Sequence[Question] | None = None,
+) -> list[dict]:
     """Rows of the `rag` subset: each question with its BM25 top-k articles, sufficient when they hold its required set,
-    then the unanswerable variants of each question that has a sufficient set, each with its own top-k."""
+    then the unanswerable variants of each question that has a sufficient set, each with its own top-k (for every
+    question, or for `questions`)."""
     evidence = evidence or Evidence(generated, settings)
     k = evidence.settings.retrieval_k
     cases: list[tuple[Question, Variant | None]] = []
-    for question in generated.questions:
+    for question in generated.questions if questions is None else questions:
         cases.append((question, None))
         if evidence.has_family(question):
             cases += [(question, variant) for variant in evidence.variants(question)]

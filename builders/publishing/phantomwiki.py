@@ -15,7 +15,7 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -26,7 +26,7 @@ from ..digest import PHANTOMWIKI_CODE, code_digest
 from ..neoqa import CONFIG_NAMES as NEOQA_CONFIG_NAMES
 from ..phantomwiki import generate as engine
 from ..phantomwiki.config import SUBSETS, ConfigError, Settings, format_name, parse_name, settings_from
-from ..phantomwiki.features import FEATURES
+from ..phantomwiki.features import FEATURES, arrow_schema
 from .card import CARD, hub_configs, render, size_category
 from .errors import PublishError, refuse
 from .hub import open_repo
@@ -171,6 +171,76 @@ def _replace_release(staging: Path, out: Path) -> None:
     shutil.rmtree(previous, ignore_errors=True)
 
 
+def write_universe(
+    universe: str,
+    settings: Settings,
+    chosen: list[str],
+    staging: Path,
+    passphrase: str | None,
+    max_shard_bytes: int,
+    progress: Progress | None = None,
+) -> tuple[list[Entry], list[str]]:
+    """Generate one universe and write its chosen subsets as shards into `staging`: (their entries, the Hub
+    configurations left out for having no rows). Each subset is streamed, and what only earlier subsets need is
+    freed before the database's one big row."""
+    with_questions, with_articles, _ = engine.needs(chosen)  # the evidence: built when a subset asks for it
+    generated = engine.generate(settings, with_questions=with_questions, with_articles=with_articles, progress=progress)
+    entries: list[Entry] = []
+    empty: list[str] = []
+    for subset in _writing_order(chosen):
+        if subset == "database":  # last: the articles, questions and index are freed before its one big row
+            generated.articles, generated.questions = [], []
+            generated.derived.clear()
+        config = format_name(settings.size, settings.depth, settings.seed, subset)
+        if progress:
+            progress(f"writing {config}")
+        schema = shard_schema(arrow_schema(subset), FEATURES[subset], cards.CANARY, config)
+        shards = write_shards(
+            engine.ROWS[subset](generated),
+            staging,
+            f"{config}/test",
+            schema,
+            passphrase=passphrase,
+            max_bytes=max_shard_bytes,
+        )
+        entries += [Entry.of(shard, config, universe, subset) for shard in shards]
+        if not shards:
+            empty.append(config)
+    return entries, empty
+
+
+def _each_universe(
+    universes: list[tuple[str, Settings]],
+    chosen: list[str],
+    staging: Path,
+    passphrase: str | None,
+    max_shard_bytes: int,
+    num_proc: int,
+    progress: Progress | None,
+) -> Iterator[tuple[list[Entry], list[str]]]:
+    """`write_universe` for each universe, in order: in this process, or in a pool of `num_proc` (one universe
+    each at a time; the shards' bytes do not depend on which process wrote them)."""
+    if num_proc == 1 or len(universes) == 1:
+        for universe, settings in universes:
+            yield write_universe(universe, settings, chosen, staging, passphrase, max_shard_bytes, progress)
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    # spawn: each worker imports afresh, so no thread or lock of this process is copied into it
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(min(num_proc, len(universes)), mp_context=context) as pool:
+        futures = [
+            pool.submit(write_universe, universe, settings, chosen, staging, passphrase, max_shard_bytes)
+            for universe, settings in universes
+        ]
+        for (universe, _), future in zip(universes, futures):
+            written = future.result()
+            if progress:
+                progress(f"wrote {universe}")
+            yield written
+
+
 def write_release(
     configurations: Sequence[str],
     out: str | Path,
@@ -181,14 +251,17 @@ def write_release(
     repo_id: str | None = None,
     max_shard_bytes: int = MAX_SHARD_BYTES,
     replace: bool = False,
+    num_proc: int = 1,
     progress: Progress | None = None,
     **knobs: object,
 ) -> Release:
-    """Generate each configuration once and write the chosen subsets, the card and the manifest to `out`.
+    """Generate each configuration once and write the chosen subsets, the card and the manifest to `out`, with
+    `num_proc` processes writing universes side by side (the same bytes as one).
 
     An earlier release in `out` is replaced; one holding configurations this release leaves out is refused
     unless `replace` is set.
     """
+    _check_num_proc(num_proc)
     if isinstance(max_shard_bytes, bool) or not isinstance(max_shard_bytes, int) or max_shard_bytes < MIN_SHARD_BYTES:
         raise PublishError(
             f"max_shard_bytes={max_shard_bytes!r} must be a whole number of bytes, at least "
@@ -207,34 +280,13 @@ def write_release(
     try:
         entries: list[Entry] = []
         empty: list[str] = []
-        with_questions, with_articles, _ = engine.needs(chosen)  # the evidence: built when a subset asks for it
-        for universe, settings in universes:
-            generated = engine.generate(
-                settings, with_questions=with_questions, with_articles=with_articles, progress=progress
-            )
-            for subset in _writing_order(chosen):
-                if subset == "database":  # last: the articles, questions and index are freed before its one big row
-                    generated.articles, generated.questions = [], []
-                    generated.derived.clear()
-                config = format_name(settings.size, settings.depth, settings.seed, subset)
+        writes = _each_universe(universes, chosen, staging, passphrase, max_shard_bytes, num_proc, progress)
+        for written, blank in writes:
+            entries += written
+            empty += blank
+            for config in blank:
                 if progress:
-                    progress(f"writing {config}")
-                features = FEATURES[subset]
-                schema = shard_schema(features.arrow_schema, features.to_dict(), cards.CANARY, config)
-                shards = write_shards(
-                    engine.ROWS[subset](generated),
-                    staging,
-                    f"{config}/test",
-                    schema,
-                    passphrase=passphrase,
-                    max_bytes=max_shard_bytes,
-                )
-                entries += [Entry.of(shard, config, universe, subset) for shard in shards]
-                if not shards:
-                    empty.append(config)
-                    if progress:
-                        progress(f"{config} has no rows: left out (datasets cannot load an empty split)")
-            del generated
+                    progress(f"{config} has no rows: left out (datasets cannot load an empty split)")
         entries.sort(key=lambda e: ([u for u, _ in universes].index(e.configuration), SUBSETS.index(e.subset)))
         if not entries:
             raise PublishError(
@@ -258,6 +310,11 @@ def write_release(
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return release
+
+
+def _check_num_proc(num_proc: object) -> None:
+    if isinstance(num_proc, bool) or not isinstance(num_proc, int) or num_proc < 1:
+        raise PublishError(f"num_proc={num_proc!r} must be a whole number of processes, at least 1")
 
 
 def _card(manifest: Manifest, passphrase: str | None, encrypted: bool, repo_id: str | None) -> str:
@@ -332,6 +389,7 @@ def publish(
     endpoint: str | None = None,
     max_shard_bytes: int = MAX_SHARD_BYTES,
     replace: bool = False,
+    num_proc: int = 1,
     progress: Progress | None = None,
     **knobs: object,
 ) -> Release:
@@ -344,6 +402,7 @@ def publish(
         raise PublishError("encrypt=True needs a passphrase (CLI: --passphrase-file FILE or --passphrase-env VAR)")
     if passphrase and not encrypt:
         raise PublishError("a passphrase was given without encrypt=True (CLI: --encrypt); say which you mean")
+    _check_num_proc(num_proc)
     if out is None and repo_id is None:
         raise PublishError("say where to publish: a folder (--out DIR), a Hub repo (--repo-id ORG/NAME), or both")
     # a bad name or folder, or a release that would drop configurations, fails before anything is generated
@@ -371,6 +430,7 @@ def publish(
             repo_id=repo_id,
             max_shard_bytes=max_shard_bytes,
             replace=replace,
+            num_proc=num_proc,
             progress=progress,
             **knobs,
         )

@@ -174,6 +174,36 @@ def test_help_starts_without_importing_datasets_or_arrow():
     assert not {"datasets", "pyarrow", "bm25s"} & imported
 
 
+def test_import_phantom_wiki_loads_datasets_only_when_the_builder_is_first_used():
+    script = (
+        "import sys, phantom_wiki\n"
+        "print('before', 'datasets' in sys.modules, 'pyarrow' in sys.modules)\n"
+        "phantom_wiki.metrics.DEFLECTION\n"
+        "print('metrics', 'datasets' in sys.modules)\n"
+        "builder = phantom_wiki.PhantomWiki\n"
+        "print('builder', 'datasets' in sys.modules, builder.__name__, builder(config_name='n20_s1').name)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=REPO)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "before False False",
+        "metrics False",
+        "builder True PhantomWiki phantom_wiki",  # `datasets` names the dataset (and its cache) phantom_wiki
+    ]
+
+
+def test_generate_does_not_import_datasets(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "phantom_wiki", "generate", "n30_s1", "--out", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+    )
+    assert done.returncode == 0, done.stderr
+    imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
+    assert "pyarrow" in imported and "datasets" not in imported
+
+
 def test_several_universes_in_parallel_give_the_same_files_as_one_process(tmp_path):
     names = ["n60_s1", "n60_s2", "n60_d10_s3"]
     one = cli("generate", *names, "--out", str(tmp_path / "one"), "--subsets", "questions", "instances")
@@ -193,6 +223,24 @@ def test_several_universes_in_parallel_give_the_same_files_as_one_process(tmp_pa
         cache_dir=str(tmp_path / "cache"),
     )
     assert alone.to_list() == list(engine.question_rows(generated("n60_s2")))
+
+
+def test_publish_with_several_processes_writes_the_same_release_byte_for_byte(tmp_path):
+    names = ["n60_s1", "n60_s2", "n60_d10_s3"]
+    one = cli("publish", *names, "--out", str(tmp_path / "one"))
+    two = cli("publish", *names, "--out", str(tmp_path / "two"), "--num-proc", "2")
+    assert one.returncode == 0 and two.returncode == 0, one.stderr + two.stderr
+    files = sorted(p.relative_to(tmp_path / "one") for p in (tmp_path / "one").rglob("*") if p.is_file())
+    assert len(files) == 2 + 3 * 5  # card, manifest, one shard per configuration
+    assert files == sorted(p.relative_to(tmp_path / "two") for p in (tmp_path / "two").rglob("*") if p.is_file())
+    for path in files:
+        assert (tmp_path / "one" / path).read_bytes() == (tmp_path / "two" / path).read_bytes(), path
+
+
+@pytest.mark.parametrize("command", ["generate", "publish"])
+def test_num_proc_below_one_is_refused_in_one_line(tmp_path, command):
+    done = cli(command, "n60_s1", "--out", str(tmp_path), "--num-proc", "0")
+    assert done.returncode != 0 and done.stderr.count("\n") == 1 and "--num-proc 0 must be at least 1" in done.stderr
 
 
 def test_a_universe_given_twice_is_refused_in_one_line(tmp_path):

@@ -210,3 +210,24 @@ def test_the_stage_bar_shows_while_generating_and_follows_datasets_switch(tmp_pa
     finally:
         datasets.enable_progress_bars()
     assert "n40_s3" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("subset", ["", "_corpus", "_instances", "_rag", "_database"])
+def test_num_proc_writes_the_same_rows_as_one_process(tmp_path, subset):
+    name = "n80_s5" + subset
+    one = phantom_wiki.load_dataset(name, split="test", cache_dir=str(tmp_path / "one"))
+    two = phantom_wiki.load_dataset(name, split="test", cache_dir=str(tmp_path / "two"), num_proc=2)
+    assert two.to_list() == one.to_list() == list(engine.ROWS[(subset or "_questions")[1:]](generated("n80_s5")))
+    assert len(two.cache_files) == (1 if subset == "_database" else 2)  # one Arrow file per process
+
+
+def test_the_parts_of_a_subset_in_order_are_the_subset():
+    whole = generated("n80_s5")
+    for subset, rows in engine.ROWS.items():
+        assert [row for part in range(5) for row in rows(whole, (part, 5))] == list(rows(whole)), subset
+
+
+@pytest.mark.parametrize("num_proc", [0, -1, 1.5, True])
+def test_a_bad_num_proc_is_one_line(tmp_path, num_proc):
+    with pytest.raises(ValueError, match="num_proc=.*whole number of processes"):
+        phantom_wiki.load_dataset("n20_s1", split="test", cache_dir=str(tmp_path), num_proc=num_proc)

@@ -10,7 +10,7 @@ import datasets
 import pytest
 
 from builders.phantomwiki.config import settings_from
-from builders.phantomwiki.features import FEATURES
+from builders.phantomwiki.features import datasets_features
 from builders.phantomwiki.generate import ROWS, generate
 
 REPO = Path(__file__).resolve().parents[2]
@@ -31,6 +31,6 @@ def test_cli_parquet_loads_back_identical_with_plain_datasets(name, tmp_path):
         loaded = datasets.load_dataset(
             "parquet", data_files=str(out / f"{subset}.parquet"), split="train", cache_dir=str(tmp_path / "cache")
         )
-        assert loaded.features == FEATURES[subset]
+        assert loaded.features == datasets_features(subset)
         assert loaded.to_list() == list(ROWS[subset](generated))
         assert len(loaded) > 0

@@ -16,7 +16,7 @@ import phantom_wiki
 from builders import __version__
 from builders.phantomwiki import generate as engine
 from builders.phantomwiki.config import SUBSETS, ConfigError, settings_from
-from builders.phantomwiki.features import FEATURES
+from builders.phantomwiki.features import FEATURES, arrow_schema, datasets_features
 from builders.publishing.errors import PublishError, ReleaseError
 from builders.publishing.manifest import Manifest
 from builders.publishing.phantomwiki import write_release
@@ -70,7 +70,7 @@ def test_every_shard_carries_the_features_and_the_canary_in_its_key_value_metada
         metadata = pq.read_schema(plain_release / name / "test-00000-of-00001.parquet").metadata
         assert metadata[b"canary"].decode() == cards.CANARY
         features = json.loads(metadata[b"huggingface"])["info"]["features"]
-        assert datasets.Features.from_dict(features) == FEATURES[subset]
+        assert datasets.Features.from_dict(features) == datasets_features(subset)
 
 
 @pytest.mark.parametrize("subset", SUBSETS)
@@ -112,8 +112,7 @@ def test_the_same_configuration_publishes_the_same_bytes(
 
 
 def test_shards_stay_under_the_size_limit_and_together_hold_every_row(tmp_path: Path) -> None:
-    features = FEATURES["corpus"]
-    schema = shard_schema(features.arrow_schema, features.to_dict(), cards.CANARY)
+    schema = shard_schema(arrow_schema("corpus"), FEATURES["corpus"], cards.CANARY)
     rows = list(engine.corpus_rows(generated("n300_s2")))
     limit = 60_000
     shards = write_shards(iter(rows), tmp_path, "n300_s2_corpus/test", schema, max_bytes=limit, rows_per_batch=40)

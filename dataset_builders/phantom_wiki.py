@@ -1,0 +1,131 @@
+"""The `datasets` builder behind `phantom_wiki`: a configuration name in, a universe's subset out, cached by `datasets`.
+
+It lives apart from the top-level phantom_wiki.py so that `import phantom_wiki` does not import `datasets` (about a
+second); that module hands these classes out on first use. `datasets` names the dataset and its cache folder after
+this module's name: phantom_wiki.
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass
+from typing import Any
+
+import datasets
+
+import cards
+from builders import __version__
+from builders.digest import PHANTOMWIKI_CODE, code_digest
+from builders.phantomwiki import generate as engine
+from builders.phantomwiki.budget import check as check_memory
+from builders.phantomwiki.config import ConfigError, Settings, settings_from
+from builders.phantomwiki.features import datasets_features
+
+_DESCRIPTION = (
+    "PhantomWiki: an on-demand benchmark of fictional people, their wiki-style articles and multi-hop "
+    "questions with exact answers, generated afresh from a configuration name so no model can have seen it."
+)
+_CITATION = cards.text("phantom_wiki.bib")
+_HOMEPAGE = "https://github.com/kilian-group/phantom-wiki"
+_LICENSE = "cc-by-4.0"
+PARTS = 16
+"""Contiguous parts of a subset's rows, the shards `load_dataset(num_proc=K)` spreads over K processes (at most 16);
+in order they make up the subset, so any num_proc gives the same rows."""
+
+
+@dataclass
+class PhantomWikiConfig(datasets.BuilderConfig):
+    """A configuration name plus the knobs it does not spell out; `size`, `seed`, `depth` may repeat the name."""
+
+    size: int | None = None
+    seed: int | None = None
+    depth: int | None = None
+    friendship_degree: float = Settings.friendship_degree
+    max_tree_size: int = Settings.max_tree_size
+    max_tree_depth: int = Settings.max_tree_depth
+    max_children: int = Settings.max_children
+    questions_per_template: int = Settings.questions_per_template
+    easy_mode: bool = Settings.easy_mode
+    instance_layout: str = Settings.instance_layout
+    instance_documents: int = Settings.instance_documents
+    max_evidence: int = Settings.max_evidence
+    attribute_questions: bool = Settings.attribute_questions
+    unanswerable: int = Settings.unanswerable
+    distractors: str = Settings.distractors
+    document_format: str = Settings.document_format
+    retrieval_k: int = Settings.retrieval_k
+    retriever: str = Settings.retriever
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        knobs = {name: getattr(self, name) for name in Settings.knobs()}
+        knobs.update({k: getattr(self, k) for k in ("size", "seed", "depth") if getattr(self, k) is not None})
+        self.settings, self.subset = settings_from(self.name, **knobs)
+        check_memory(self.settings)  # before `datasets` starts a generation it would wrap errors of
+
+
+_BUILDER_ARGUMENTS = set(inspect.signature(datasets.DatasetBuilder.__init__).parameters) - {"self", "config_kwargs"}
+
+
+class PhantomWiki(datasets.GeneratorBasedBuilder):
+    """Generates the universe once per configuration and writes the subset the name asks for."""
+
+    BUILDER_CONFIG_CLASS = PhantomWikiConfig
+    VERSION = datasets.Version(__version__)
+    DEFAULT_WRITER_BATCH_SIZE = 1000
+
+    def __init__(self, *args: Any, hash: str | None = None, **kwargs: Any) -> None:
+        unknown = set(kwargs) - _BUILDER_ARGUMENTS - set(PhantomWikiConfig.__dataclass_fields__)
+        if unknown:
+            known = ", ".join(sorted(set(Settings.knobs()) | {"size", "seed", "depth"}))
+            raise ConfigError(f"unknown setting {sorted(unknown)[0]!r}; the settings are {known}")
+        # The cache path holds this digest: other generator code or data never reuses an old cache.
+        digest = code_digest(*PHANTOMWIKI_CODE)
+        super().__init__(*args, hash=f"{hash}-{digest}" if hash else digest, **kwargs)
+
+    def _info(self) -> datasets.DatasetInfo:
+        return datasets.DatasetInfo(
+            description=_DESCRIPTION,
+            features=datasets_features(self.config.subset),
+            homepage=_HOMEPAGE,
+            citation=_CITATION,
+            license=_LICENSE,
+        )
+
+    def _split_generators(self, dl_manager: Any) -> list[datasets.SplitGenerator]:
+        # The stages run here, in the parent: processes of num_proc > 1 start from a copy of it (fork) and only
+        # write their parts' rows.
+        universe(self.config.settings, self.config.subset, self.config.name)
+        parts = 1 if self.config.subset == "database" else PARTS
+        return [datasets.SplitGenerator(name=datasets.Split.TEST, gen_kwargs={"parts": list(range(parts))})]
+
+    def _generate_examples(self, parts: list[int]) -> Any:
+        subset = self.config.subset
+        generated = universe(self.config.settings, subset, self.config.name)
+        count = 1 if subset == "database" else PARTS
+        for part in parts:
+            for index, row in enumerate(engine.ROWS[subset](generated, (part, count))):
+                yield f"{part}-{index}", row
+
+
+_LATEST: dict[Settings, engine.Generated] = {}
+"""The universe generated last, kept so that loading several of its subsets one after another builds it once."""
+
+
+def universe(settings: Settings, subset: str, title: str) -> engine.Generated:
+    """The universe `settings` make, with the stages `subset` needs, behind a progress bar of those stages."""
+    from builders.cli.progress import StageBar
+
+    generated = _LATEST.get(settings)
+    if generated is None:
+        _LATEST.clear()  # never two universes in memory at once
+    todo = [stage for stage in engine.stage_names([subset]) if generated is None or stage not in generated.timings]
+    if not todo and generated is not None:
+        return generated
+    with StageBar(title, todo) as bar:
+        if generated is None:
+            generated = _LATEST[settings] = engine.generate(settings, False, False, progress=bar)
+        generated.progress = bar
+        engine.prepare(generated, [subset])
+        generated.progress = None
+    return generated

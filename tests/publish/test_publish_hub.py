@@ -18,6 +18,7 @@ import datasets
 import pytest
 
 import phantom_wiki
+from builders.digest import PHANTOMWIKI_CODE, code_digest
 from builders.phantomwiki import generate as engine
 from builders.publishing.errors import PublishError
 from tests.publish.hub_standin import HubStandIn
@@ -60,7 +61,7 @@ def test_the_command_line_uploads_the_folder_byte_for_byte_in_one_commit(
     assert repo.private and repo.settings["gated"] == "manual"
     assert repo.messages[1:] == [
         f"Publish {CONFIG} (leakproof-qa {phantom_wiki.__version__}, code "
-        f"{phantom_wiki.code_digest(*phantom_wiki.PHANTOMWIKI_CODE)})"
+        f"{code_digest(*PHANTOMWIKI_CODE)})"
     ]
     routes = [route for route in hub.requests]
     settings, commit = (

@@ -44,7 +44,7 @@ from .config import Settings
 from .kinship import Kinship
 from .options import UNANSWERABLE, OptionMaker, option_text
 from .questions import Question
-from .reading import GENDER_OF_OBJECT, CompiledArticle, Names, Reading, compile_article
+from .reading import CompiledArticle, Names, Reading, compile_article
 from .relations import relation_bank
 from .required import RequiredSets, Shown, closed_world_statement, proven, starts_from_attribute
 from .solver import Solver, parse_literal
@@ -73,17 +73,6 @@ class Evidence:
         self.position = {title: i for i, title in enumerate(self.titles)}
         self.names = Names()
         self._compiled: dict[str, CompiledArticle] = {}  # compiled on first use: instances touch few articles
-        # Who states what, from every article's text; lists, not sets: at a million articles a set per
-        # person would cost more than the articles themselves. Names are keyed by the title string.
-        self.named_by: dict[str, list[str]] = {}  # name -> titles of the articles that name them
-        self.holding: dict[tuple[str, str], list[str]] = {}  # (attribute, value) -> titles of its holders
-        for title in self.titles:
-            for predicate, _, obj in read_article(self.texts[title]):
-                if predicate in GENDER_OF_OBJECT or predicate == "friend":
-                    name = self.titles[self.position[obj]] if obj in self.position else obj
-                    self.named_by.setdefault(name, []).append(title)
-                else:
-                    self.holding.setdefault((predicate, obj), []).append(title)
         self.kinship = Kinship(generated.universe)
         self.solver = Solver(self.kinship)
         self.required_sets = RequiredSets(generated.universe)
@@ -91,6 +80,7 @@ class Evidence:
         self.variant_maker = VariantMaker(self.kinship, self.settings.seed, bank)
         self.option_maker = OptionMaker(self.kinship, self.settings.seed, bank)
         self._walks: dict[str, tuple[set[int], list[str]]] = {}  # question id -> (required set, answers by the rule)
+        self._naming: dict[str, list[str]] = {}  # name -> titles of the articles naming them (see `naming`)
         self._family: set[str] = set()  # ids of the questions with a checked sufficient set
         self._index: Bm25Index | None = None
         self._scores: np.ndarray | None = None  # BM25 scores of the question last asked, by title position
@@ -231,10 +221,10 @@ class Evidence:
         linked = {names[p] for p in own.component(own.starts(question.query))}
         banned = {t for t in linked if t in self.position}
         for name in linked:
-            banned.update(self.named_by.get(name, ()))
+            banned.update(self.naming(name))
         first = parse_literal(question.query[-1])
         if first.inverse:
-            banned.update(self.holding.get((first.predicate, first.source.strip()[1:-1]), ()))
+            banned.update(self.holding(first.predicate, first.source.strip()[1:-1]))
         banned -= set(evidence)
         while True:
             chosen = self.candidates(question, evidence, need, banned)
@@ -244,6 +234,34 @@ class Evidence:
             if not inside:
                 return chosen
             banned |= inside
+
+    def naming(self, name: str) -> list[str]:
+        """Titles of the articles whose family or friend sentences name `name`.
+
+        Taken from the universe, not by reading every article: write_article states each family and friend link in
+        the articles of both people it links (siblings, parent / child, spouses, friends), so they are the articles
+        of that person's own siblings, parents, children, spouses and friends. A test holds this equal to reading
+        every article.
+        """
+        found = self._naming.get(name)
+        if found is not None:
+            return found
+        universe = self.kinship.universe
+        person = universe.ids.get(name)
+        if person is None:
+            return []
+        parents, children = universe.parents[person], universe.children[person]
+        linked = {sibling for parent in parents for sibling in universe.children[parent]}  # and the person
+        linked.update(spouse for child in children for spouse in universe.parents[child])
+        linked.update(parents, children, universe.friends[person])
+        linked.discard(person)
+        found = self._naming[name] = [universe.names[other] for other in sorted(linked)]
+        return found
+
+    def holding(self, attribute: str, value: str) -> list[str]:
+        """Titles of the articles stating that their subject's `attribute` is `value` (from the universe too)."""
+        universe = self.kinship.universe
+        return [universe.names[person] for person in universe.holders(attribute, value)]
 
     def document(self, title: str) -> dict[str, str]:
         """One document as the instance shows it: title and text in the configured format."""

@@ -236,3 +236,25 @@ def test_instances_is_a_subset_of_every_configuration():
     settings, subset = settings_from("n5000_s1_instances")
     assert subset == "instances" and settings.instance_layout == "fixed" and settings.distractors == "hard"
     assert settings_from("n50_d10_s3_rag")[1] == "rag"
+
+
+@pytest.mark.parametrize("name, knobs", [("n500_s1", {}), ("n300_d10_s4", {"friendship_degree": 6.0})])
+def test_who_names_whom_and_who_holds_what_equal_reading_every_article(name, knobs):
+    """Distractors are kept apart from the articles that name a question's people; the engine takes those from the
+    universe, and they must be exactly what reading every article's text gives."""
+    from builders.phantomwiki.articles import read_article
+    from builders.phantomwiki.instances import Evidence
+    from builders.phantomwiki.reading import GENDER_OF_OBJECT
+
+    g = generated(name, **knobs)
+    named_by: dict[str, set[str]] = defaultdict(set)
+    holding: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for article in g.articles:
+        for predicate, _, obj in read_article(article.article):
+            if predicate in GENDER_OF_OBJECT or predicate == "friend":
+                named_by[obj].add(article.title)
+            else:
+                holding[predicate, obj].add(article.title)
+    evidence = Evidence(g)
+    assert all(set(evidence.naming(article.title)) == named_by[article.title] for article in g.articles)
+    assert all(set(evidence.holding(*key)) == titles for key, titles in holding.items())

@@ -16,3 +16,17 @@ def test_a_hop_is_picked_in_proportion_to_the_derivations_of_each_relative():
     assert abs(drawn["parent", 7] / 8000 - 1 / 8) < 0.02
     assert abs(drawn["sibling", 3] / 8000 - 2 / 8) < 0.02
     assert abs(drawn["wife", 9] / 8000 - 5 / 8) < 0.02
+
+
+def test_the_choices_of_a_hop_are_each_relations_derivations_in_bank_order():
+    """`choices` walks shared path prefixes once; it must equal asking every relation of the bank in turn."""
+    from builders.phantomwiki.kinship import Kinship
+    from builders.phantomwiki.relations import relation_bank
+    from tests.phantomwiki.pw_universes import generated
+
+    universe = generated("n500_s2").universe
+    for easy in (False, True):
+        bank, kinship = relation_bank(easy), Kinship(universe)
+        for person in range(len(universe)):
+            expected = [(rel, y, count) for rel in bank for y, count in kinship.derivations(rel, person)]
+            assert kinship.choices(person, bank) == expected, (easy, person)

@@ -60,8 +60,7 @@ def test_the_command_line_uploads_the_folder_byte_for_byte_in_one_commit(
     repo = hub.repos[f"datasets/{REPO}"]
     assert repo.private and repo.settings["gated"] == "manual"
     assert repo.messages[1:] == [
-        f"Publish {CONFIG} (leakproof-qa {phantom_wiki.__version__}, code "
-        f"{code_digest(*PHANTOMWIKI_CODE)})"
+        f"Publish {CONFIG} (leakproof-qa {phantom_wiki.__version__}, code {code_digest(*PHANTOMWIKI_CODE)})"
     ]
     routes = [route for route in hub.requests]
     settings, commit = (

@@ -1,4 +1,8 @@
-"""BM25 retrieval over a corpus: `bm25s` as the engine, `rank-bm25` as a selectable pure-Python reference.
+"""BM25 retrieval over a corpus: `bm25s`'s scores as the engine, `rank-bm25` as a selectable pure-Python reference.
+
+The "bm25s" engine builds the same BM25+ score matrix as the `bm25s` library (k1, b, delta, idf, the
+non-occurrence term, float64), bit for bit, but with whole-array numpy operations instead of a Python loop
+per document (5 s less at 100,000 articles); tests/phantomwiki/test_retrieval.py holds the two equal.
 
 Both engines score with BM25+ (Lv and Zhai 2011; k1 = 1.5, b = 0.75, delta = 1): its idf,
 log((N + 1) / df), is positive for every term, so words found in every article ("the", "of",
@@ -13,6 +17,7 @@ Top-k is ordered by score, then by document index, so ties never depend on the e
 
 from __future__ import annotations
 
+import math
 import re
 from array import array
 from collections.abc import Iterator, Sequence
@@ -73,6 +78,56 @@ class TokenIds:
             yield self.flat[start:end].tolist()
 
 
+def _doc_term_counts(corpus: TokenIds, chunk: int = 1 << 22) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(doc, token, count) of every distinct token of every document, by document then token; at most `chunk`
+    tokens are sorted at a time, so memory stays a small multiple of the token array."""
+    vocab = max(len(corpus.vocab), 1)
+    lengths = np.diff(corpus.offsets)
+    docs, tokens, counts = [], [], []
+    first = 0
+    while first < len(corpus):
+        last = int(np.searchsorted(corpus.offsets, corpus.offsets[first] + chunk, side="right")) - 1
+        last = min(max(last, first + 1), len(corpus))
+        begin, end = int(corpus.offsets[first]), int(corpus.offsets[last])
+        owner = np.repeat(np.arange(first, last, dtype=np.int64), lengths[first:last])
+        keys, count = np.unique(owner * vocab + corpus.flat[begin:end], return_counts=True)
+        docs.append(keys // vocab)
+        tokens.append(keys % vocab)
+        counts.append(count)
+        first = last
+    return np.concatenate(docs), np.concatenate(tokens), np.concatenate(counts)
+
+
+class Bm25PlusMatrix:
+    """The BM25+ matrix `bm25s` builds (`method="bm25+"`, float64), as its CSC arrays and non-occurrence term.
+
+    Per document d and token t: idf(t) * ((k1 + 1) tf / (k1 (1 - b + b |d| / avgdl) + tf) + delta) - idf(t),
+    with idf(t) = log((N + 1) / df(t)); a query adds idf(t) of each of its tokens to every document. Each value
+    is computed by the same operations in the same order as bm25s, so it is the same double.
+    """
+
+    def __init__(self, corpus: TokenIds) -> None:
+        n_docs, n_vocab = len(corpus), len(corpus.vocab)
+        lengths = np.diff(corpus.offsets)
+        average = lengths.mean()
+        docs, tokens, tf = _doc_term_counts(corpus)
+        df = np.bincount(tokens, minlength=n_vocab)
+        # math.log, as bm25s computes each idf (numpy's vectorised log may differ in the last bit)
+        idf = np.array([math.log((n_docs + 1) / int(f)) if f else 0.0 for f in df.tolist()], dtype=np.float64)
+        norm = K1 * (1 - B + B * lengths.astype(np.float64) / average)  # per document, as bm25s's scalar
+        tf = tf.astype(np.float64)
+        values = ((K1 + 1) * tf) / (norm[docs] + tf) + DELTA
+        values = idf[tokens] * values
+        values -= idf[tokens]
+        order = np.argsort(tokens, kind="stable")
+        self.data = values[order]
+        self.indices = docs[order].astype(np.int32)
+        self.indptr = np.concatenate([[0], np.cumsum(df)]).astype(np.int64)
+        self.nonoccurrence = idf  # the tfc of a token a document lacks is exactly delta = 1
+        self.vocab = corpus.vocab
+        self.size = n_docs
+
+
 class Bm25Index:
     """A BM25+ index over `texts`; `engine` is "bm25s" (fast, default) or "rank_bm25" (reference)."""
 
@@ -84,10 +139,7 @@ class Bm25Index:
         self.engine = engine
         self.size = len(texts)
         if engine == "bm25s":
-            import bm25s
-
-            self._model = bm25s.BM25(k1=K1, b=B, delta=DELTA, method="bm25+", dtype="float64")
-            self._model.index(TokenIds(texts), create_empty_token=False, show_progress=False)
+            self._matrix = Bm25PlusMatrix(TokenIds(texts))
         else:
             from rank_bm25 import BM25Plus
 
@@ -98,14 +150,15 @@ class Bm25Index:
         tokens = tokenize(query)
         if self.engine == "rank_bm25":
             return np.asarray(self._model.get_scores(tokens), dtype=np.float64)
-        ids = self._model.get_tokens_ids(tokens)
+        vocab = self._matrix.vocab
+        ids = [vocab[token] for token in tokens if token in vocab]
         if not ids:
             return np.zeros(self.size, dtype=np.float64)
         # A long query repeats tokens: score each distinct token once, weighted by its count
         # (bm25s's own get_scores adds token by token, which is slow for queries of many articles).
         unique, weights = np.unique(np.asarray(ids, dtype=np.int64), return_counts=True)
-        index = self._model.scores
-        indptr, indices, data = index["indptr"], index["indices"], index["data"]
+        matrix = self._matrix
+        indptr, indices, data = matrix.indptr, matrix.indices, matrix.data
         starts, ends = indptr[unique], indptr[unique + 1]
         lengths = ends - starts
         # every position from starts[i] to ends[i], i by i, without a Python loop over the tokens
@@ -113,8 +166,7 @@ class Bm25Index:
         scores: np.ndarray = np.bincount(
             indices[take], weights=data[take] * np.repeat(weights, lengths), minlength=self.size
         )
-        if self._model.nonoccurrence_array is not None:
-            scores += float(np.dot(self._model.nonoccurrence_array[unique], weights))
+        scores += float(np.dot(matrix.nonoccurrence[unique], weights))
         return scores.astype(np.float64)
 
     def retrieve(

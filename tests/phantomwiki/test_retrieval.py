@@ -106,3 +106,36 @@ def test_a_bad_engine_or_empty_corpus_is_a_one_line_error():
         Bm25Index(["x"], engine="bm26")
     with pytest.raises(ValueError, match="at least one document"):
         Bm25Index([])
+
+
+def _bm25s_library(texts: list[str]):
+    """The `bm25s` library's own BM25+ model over the same token ids (the reference for our vectorised build)."""
+    import bm25s
+
+    model = bm25s.BM25(k1=1.5, b=0.75, delta=1.0, method="bm25+", dtype="float64")
+    model.index(TokenIds(texts), create_empty_token=False, show_progress=False)
+    return model
+
+
+@pytest.mark.parametrize("name", ["n500_s1", "n3000_d10_s2"])
+def test_the_score_matrix_is_the_one_the_bm25s_library_builds_bit_for_bit(name):
+    texts = [article.article for article in generated(name).articles]
+    ours = Bm25Index(texts)._matrix
+    theirs = _bm25s_library(texts)
+    data, indices, indptr = (theirs.scores[key] for key in ("data", "indices", "indptr"))
+    assert np.array_equal(ours.indptr, indptr)
+    assert np.array_equal(ours.nonoccurrence, theirs.nonoccurrence_array)
+    for token in range(len(ours.vocab)):  # per token, the same documents with the same doubles
+        a, b = slice(ours.indptr[token], ours.indptr[token + 1]), slice(indptr[token], indptr[token + 1])
+        mine, reference = np.argsort(ours.indices[a]), np.argsort(indices[b])
+        assert np.array_equal(ours.indices[a][mine], indices[b][reference])
+        assert np.array_equal(ours.data[a][mine], data[b][reference]), token
+
+
+def test_scores_equal_the_bm25s_library_scores():
+    g = generated("n500_s1")
+    texts = [article.article for article in g.articles]
+    index, library = Bm25Index(texts), _bm25s_library(texts)
+    for query in [q.question for q in g.questions[:40]] + texts[:5]:
+        expected = library.get_scores(library.get_tokens_ids(tokenize(query)))
+        assert np.allclose(index.scores(query), expected, rtol=1e-12, atol=0)  # bm25s sums token by token

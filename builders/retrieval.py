@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 import re
 from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
@@ -49,53 +49,63 @@ def top_k(scores: np.ndarray, k: int, exclude: Sequence[int] = ()) -> list[int]:
     return [int(i) for i in candidates[order][:k]]
 
 
-class TokenIds:
-    """A corpus as token ids: one flat int32 array plus offsets, not a Python list per document.
+class TermCounts:
+    """Each document's distinct tokens with their counts, as three int32 arrays (`docs`, `tokens`, `counts`, by
+    document then token id), the vocabulary (token -> id, in order of first occurrence) and each document's length.
 
-    bm25s accepts any object with `ids` (one id sequence per document) and `vocab` (token -> id);
-    at a million articles, lists of token strings would need more memory than the whole universe.
+    Counted in batches of about `batch` tokens, so at a million articles neither a Python list of tokens per
+    document nor one array of every token is ever held.
     """
 
-    def __init__(self, texts: Sequence[str]) -> None:
+    def __init__(self, texts: Iterable[str], batch: int = 1 << 22) -> None:
         self.vocab: dict[str, int] = {}
-        flat, offsets = array("i"), array("q", [0])
+        lengths = array("q")
+        docs: list[np.ndarray] = []
+        tokens: list[np.ndarray] = []
+        counts: list[np.ndarray] = []
+        flat, first = array("i"), 0
         for text in texts:
-            tokens = tokenize(text)
-            for token in tokens:
-                if token not in self.vocab:
-                    self.vocab[token] = len(self.vocab)
-            flat.extend(map(self.vocab.__getitem__, tokens))
-            offsets.append(len(flat))
-        self.flat = np.frombuffer(flat, dtype=np.int32)
-        self.offsets = np.frombuffer(offsets, dtype=np.int64)
-        self.ids = self
+            ids = [self._id(token) for token in tokenize(text)]
+            flat.extend(ids)
+            lengths.append(len(ids))
+            if len(flat) >= batch:
+                self._count(flat, lengths[first:], first, (docs, tokens, counts))
+                flat, first = array("i"), len(lengths)
+        self._count(flat, lengths[first:], first, (docs, tokens, counts))
+        self.lengths = np.frombuffer(lengths, dtype=np.int64)
+        self.docs = _joined(docs)
+        self.tokens = _joined(tokens)
+        self.counts = _joined(counts)
 
     def __len__(self) -> int:
-        return len(self.offsets) - 1
+        return len(self.lengths)
 
-    def __iter__(self) -> Iterator[list[int]]:
-        for start, end in zip(self.offsets[:-1].tolist(), self.offsets[1:].tolist()):
-            yield self.flat[start:end].tolist()
+    def _id(self, token: str) -> int:
+        found = self.vocab.get(token)
+        if found is None:
+            found = self.vocab[token] = len(self.vocab)
+        return found
+
+    def _count(self, flat: array, lengths: array, first: int, into: tuple[list, list, list]) -> None:
+        """Append the (doc, token, count) triples of the documents first, first + 1, ... whose tokens are `flat`."""
+        if not lengths:
+            return
+        width = max(len(self.vocab), 1)
+        owner = np.repeat(np.arange(first, first + len(lengths), dtype=np.int64), np.frombuffer(lengths, np.int64))
+        keys, count = np.unique(owner * width + np.frombuffer(flat, dtype=np.int32), return_counts=True)
+        for out, values in zip(into, (keys // width, keys % width, count)):
+            out.append(values.astype(np.int32))
 
 
-def _doc_term_counts(corpus: TokenIds, chunk: int = 1 << 22) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(doc, token, count) of every distinct token of every document, by document then token; at most `chunk`
-    tokens are sorted at a time, so memory stays a small multiple of the token array."""
-    vocab = max(len(corpus.vocab), 1)
-    lengths = np.diff(corpus.offsets)
-    docs, tokens, counts = [], [], []
-    first = 0
-    while first < len(corpus):
-        last = int(np.searchsorted(corpus.offsets, corpus.offsets[first] + chunk, side="right")) - 1
-        last = min(max(last, first + 1), len(corpus))
-        begin, end = int(corpus.offsets[first]), int(corpus.offsets[last])
-        owner = np.repeat(np.arange(first, last, dtype=np.int64), lengths[first:last])
-        keys, count = np.unique(owner * vocab + corpus.flat[begin:end], return_counts=True)
-        docs.append(keys // vocab)
-        tokens.append(keys % vocab)
-        counts.append(count)
-        first = last
-    return np.concatenate(docs), np.concatenate(tokens), np.concatenate(counts)
+def _joined(chunks: list[np.ndarray]) -> np.ndarray:
+    """One array of `chunks`, emptying the list as it goes (so the chunks and the whole are not held twice over)."""
+    whole = np.empty(sum(len(chunk) for chunk in chunks), dtype=np.int32)
+    at = 0
+    while chunks:
+        chunk = chunks.pop(0)
+        whole[at : at + len(chunk)] = chunk
+        at += len(chunk)
+    return whole
 
 
 class Bm25PlusMatrix:
@@ -106,25 +116,41 @@ class Bm25PlusMatrix:
     is computed by the same operations in the same order as bm25s, so it is the same double.
     """
 
-    def __init__(self, corpus: TokenIds) -> None:
-        n_docs, n_vocab = len(corpus), len(corpus.vocab)
-        lengths = np.diff(corpus.offsets)
+    def __init__(self, texts: Iterable[str]) -> None:
+        corpus = TermCounts(texts)
+        n_docs, n_vocab, lengths = len(corpus), len(corpus.vocab), corpus.lengths
         average = lengths.mean()
-        docs, tokens, tf = _doc_term_counts(corpus)
+        docs, tokens, tf = corpus.docs, corpus.tokens, corpus.counts
+        self.vocab = corpus.vocab
+        del corpus  # its arrays are replaced one by one below, each freed as it goes
         df = np.bincount(tokens, minlength=n_vocab)
         # math.log, as bm25s computes each idf (numpy's vectorised log may differ in the last bit)
         idf = np.array([math.log((n_docs + 1) / int(f)) if f else 0.0 for f in df.tolist()], dtype=np.float64)
         norm = K1 * (1 - B + B * lengths.astype(np.float64) / average)  # per document, as bm25s's scalar
-        tf = tf.astype(np.float64)
-        values = ((K1 + 1) * tf) / (norm[docs] + tf) + DELTA
-        values = idf[tokens] * values
-        values -= idf[tokens]
+        # Column order (by token, documents ascending) first, then each value in place: the same operations on the
+        # same operands as bm25s (a + b and a * b are exact whatever the operand order), a third of the memory.
         order = np.argsort(tokens, kind="stable")
-        self.data = values[order]
-        self.indices = docs[order].astype(np.int32)
+        tokens = tokens[order]  # one array at a time, so at most one is held twice
+        docs = docs[order]
+        tf = tf[order]
+        del order
+        values = tf.astype(np.float64)
+        del tf
+        denominator = norm[docs]
+        denominator += values
+        values *= K1 + 1
+        values /= denominator
+        del denominator
+        values += DELTA
+        weight = idf[tokens]
+        del tokens
+        values *= weight
+        values -= weight
+        del weight
+        self.data = values
+        self.indices = docs
         self.indptr = np.concatenate([[0], np.cumsum(df)]).astype(np.int64)
         self.nonoccurrence = idf  # the tfc of a token a document lacks is exactly delta = 1
-        self.vocab = corpus.vocab
         self.size = n_docs
 
 
@@ -139,7 +165,7 @@ class Bm25Index:
         self.engine = engine
         self.size = len(texts)
         if engine == "bm25s":
-            self._matrix = Bm25PlusMatrix(TokenIds(texts))
+            self._matrix = Bm25PlusMatrix(texts)
         else:
             from rank_bm25 import BM25Plus
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from .relations import ARTICLE_RELATIONS, attributes, relations
@@ -12,11 +13,10 @@ ARTICLE_ATTRIBUTES = ("dob", "job", "hobby", "gender")
 
 @dataclass
 class Article:
-    """A person's page and the facts it states, e.g. 'sister("Ann Lee", "Bo Lee")'."""
+    """A person's page: the only text a model sees. The facts it states come from `article_facts`."""
 
     title: str
     article: str
-    facts: list[str]
 
 
 def _sentence(word: str, plural: str, subject: str, objects: list[str]) -> str:
@@ -42,26 +42,33 @@ def family_of(universe: Universe, person: int) -> dict[str, list[int]]:
     }
 
 
-def write_article(universe: Universe, person: int) -> Article:
-    """The article of one person (names in each sentence sorted alphabetically)."""
+def statements(universe: Universe, person: int) -> Iterator[tuple[str, list[str]]]:
+    """(predicate, objects) for each sentence of a person's article, in article order: family relations and
+    friends with their names sorted alphabetically, then each attribute with its one value."""
     names = universe.names
-    subject = names[person]
-    rel_table, attr_table = relations(), attributes()
-    family_lines, friend_lines, attribute_lines, facts = [], [], [], []
     for rel, linked in family_of(universe, person).items():
         if linked:
-            objects = sorted(names[p] for p in linked)
-            family_lines.append(_sentence(rel_table[rel].singular, rel_table[rel].plural, subject, objects))
-            facts += [f'{rel}("{subject}", "{o}")' for o in objects]
+            yield rel, sorted(names[p] for p in linked)
     if universe.friends[person]:
-        objects = sorted(names[p] for p in universe.friends[person])
-        friend_lines.append(_sentence("friend", "friends", subject, objects))
-        facts += [f'friend("{subject}", "{o}")' for o in objects]
+        yield "friend", sorted(names[p] for p in universe.friends[person])
     for attr in ARTICLE_ATTRIBUTES:
         value = universe.gender(person) if attr == "gender" else universe.attribute(attr)[person]
         if value is not None:
-            attribute_lines.append(f"The {attr_table[attr].wording} of {subject} is {value}.")
-            facts.append(f'{attr}("{subject}", "{value}")')
+            yield attr, [value]
+
+
+def write_article(universe: Universe, person: int) -> Article:
+    """The article of one person (names in each sentence sorted alphabetically)."""
+    subject = universe.names[person]
+    rel_table, attr_table = relations(), attributes()
+    family_lines, friend_lines, attribute_lines = [], [], []
+    for predicate, objects in statements(universe, person):
+        if predicate == "friend":
+            friend_lines.append(_sentence("friend", "friends", subject, objects))
+        elif predicate in rel_table:
+            family_lines.append(_sentence(rel_table[predicate].singular, rel_table[predicate].plural, subject, objects))
+        else:
+            attribute_lines.append(f"The {attr_table[predicate].wording} of {subject} is {objects[0]}.")
     text = (
         f"# {subject}\n\n## Family\n"
         + "\n".join(family_lines)
@@ -71,7 +78,14 @@ def write_article(universe: Universe, person: int) -> Article:
         + "\n".join(attribute_lines)
         + "\n"
     )
-    return Article(subject, text, facts)
+    return Article(subject, text)
+
+
+def article_facts(universe: Universe, person: int) -> list[str]:
+    """The facts a person's article states, in its order, e.g. 'sister("Ann Lee", "Bo Lee")' (the corpus's
+    `facts`; made when written rather than held beside every article, which at a million people is a gigabyte)."""
+    subject = universe.names[person]
+    return [f'{predicate}("{subject}", "{o}")' for predicate, objects in statements(universe, person) for o in objects]
 
 
 def _phrases() -> dict[str, str]:

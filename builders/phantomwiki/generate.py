@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Protocol, TypeVar
 
+from .articles import article_facts
 from .instances import Evidence, build_instances, build_rag
 from .prolog import program_text
 from .stages import Generated, Progress, complete, generate, generate_universe, timed
@@ -67,8 +68,10 @@ def question_rows(generated: Generated, part: Part = WHOLE) -> Iterator[dict]:
 
 def corpus_rows(generated: Generated, part: Part = WHOLE) -> Iterator[dict]:
     """Rows of the `corpus` subset: title, article, and the facts it states."""
-    for article in part_of(generated.articles, part):
-        yield {"title": article.title, "article": article.article, "facts": article.facts}
+    universe, articles = generated.universe, generated.articles
+    for person in part_of(range(len(articles)), part):
+        article = articles[person]
+        yield {"title": article.title, "article": article.article, "facts": article_facts(universe, person)}
 
 
 def database_rows(generated: Generated, part: Part = WHOLE) -> Iterator[dict]:

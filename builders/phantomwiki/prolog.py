@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from itertools import islice
 from pathlib import Path
 
 from .relations import DATA_DIR
@@ -21,23 +23,35 @@ def rules_text() -> str:
     return (DATA_DIR / "rules.pl").read_text(encoding="utf-8")
 
 
-def facts_text(universe: Universe) -> str:
-    """Base facts, grouped by predicate, in id order (v1 predicates and argument order)."""
+def _fact_lines(universe: Universe) -> Iterator[str]:
+    """Each base fact's line, grouped by predicate, in id order (v1 predicates and argument order)."""
     names = [quote(name) for name in universe.names]
-    lines = [f":- dynamic {', '.join(p + '/2' for p in BASE_PREDICATES)}.", ""]
-    lines += [f"type({name}, person)." for name in names]
-    lines += [f"gender({name}, {quote(universe.gender(i))})." for i, name in enumerate(names)]
-    lines += [f"parent({names[c]}, {names[p]})." for c in range(len(names)) for p in universe.parents[c]]
-    lines += [f"friend_({names[a]}, {names[b]})." for a, b in universe.friend_pairs()]
+    yield f":- dynamic {', '.join(p + '/2' for p in BASE_PREDICATES)}."
+    yield ""
+    yield from (f"type({name}, person)." for name in names)
+    yield from (f"gender({name}, {quote(universe.gender(i))})." for i, name in enumerate(names))
+    yield from (f"parent({names[c]}, {names[p]})." for c in range(len(names)) for p in universe.parents[c])
+    yield from (f"friend_({names[a]}, {names[b]})." for a, b in universe.friend_pairs())
     for attr in ("dob", "job", "hobby"):
         values = universe.attribute(attr)
-        lines += [f"{attr}({name}, {quote(value)})." for name, value in zip(names, values) if value is not None]
-    return "\n".join(lines) + "\n"
+        yield from (f"{attr}({name}, {quote(value)})." for name, value in zip(names, values) if value is not None)
+
+
+def _fact_chunks(universe: Universe, lines_per_chunk: int = 65_536) -> Iterator[str]:
+    """The facts text in pieces of many lines each, so a million people's facts never sit as ten million strings."""
+    lines = _fact_lines(universe)
+    while chunk := list(islice(lines, lines_per_chunk)):
+        yield "\n".join(chunk) + "\n"
+
+
+def facts_text(universe: Universe) -> str:
+    """Base facts, grouped by predicate, in id order (v1 predicates and argument order)."""
+    return "".join(_fact_chunks(universe))
 
 
 def program_text(universe: Universe) -> str:
     """Facts plus rules: one file `swipl` consults as it is."""
-    return facts_text(universe) + "\n" + rules_text()
+    return "".join([*_fact_chunks(universe), "\n", rules_text()])
 
 
 def write_program(universe: Universe, out_dir: str | Path) -> Path:

@@ -21,6 +21,8 @@ import pyarrow.parquet as pq
 
 from encryption.aead_stream import SALT_SIZE, SealWriter, Sink
 
+from ..export import statistics_columns
+
 MAX_SHARD_BYTES = 250 * 1000 * 1000
 ROWS_PER_BATCH = 10_000  # at most; fewer when rows are large (an instance carries 20 articles)
 BATCH_BYTES = 64 << 20  # Arrow bytes of one batch (one row group), so a batch of large rows stays small
@@ -122,7 +124,7 @@ class _OpenShard:
         self.published = _Digesting(self.file)
         self.sealer = SealWriter(self.published, passphrase, shard_salt(salt_name)) if passphrase else None
         self.plain = _Digesting(self.sealer or self.published)
-        self.writer = pq.ParquetWriter(self.plain, schema)
+        self.writer = pq.ParquetWriter(self.plain, schema, write_statistics=statistics_columns(schema))
         self.rows = 0
         self.groups = 0
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from builders.phantomwiki.articles import family_of, read_article
+from builders.phantomwiki.articles import article_facts, family_of, read_article
 from builders.phantomwiki.kinship import Kinship
 from builders.phantomwiki.solver import Solver
 from builders.phantomwiki.universe import build_universe
@@ -59,12 +59,17 @@ def test_every_family_sentence_is_true_and_complete(name):
 
 
 def test_an_article_reads_as_the_spec_shows(n50=None):
-    article = generated("n50_s1").articles[0]
+    g = generated("n50_s1")
+    article = g.articles[0]
     lines = article.article.splitlines()
     assert lines[0] == f"# {article.title}"
     assert lines[2] == "## Family" and "## Friends" in lines and "## Attributes" in lines
     assert f"The gender of {article.title} is " in article.article
-    assert all(fact.endswith(")") for fact in article.facts)
+    facts = article_facts(g.universe, 0)
+    assert facts and all(fact.startswith(f'{fact.split("(")[0]}("{article.title}", "') for fact in facts)
+    assert [(p, s, o) for p, s, o in read_article(article.article)] == [
+        (fact.split("(")[0], article.title, fact.rsplit('"', 2)[1]) for fact in facts
+    ]
 
 
 def test_evidence_facts_are_stated_in_the_articles():

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from builders.retrieval import Bm25Index, TokenIds, tokenize, top_k
+from builders.retrieval import Bm25Index, TermCounts, tokenize, top_k
 from tests.phantomwiki.pw_universes import generated
 
 
@@ -25,12 +25,29 @@ def test_names_dates_and_short_words_survive_tokenisation():
     assert tokenize("Who is the son of Al Li?") == ["who", "is", "the", "son", "of", "al", "li"]
 
 
-def test_the_corpus_goes_to_bm25s_as_token_ids_one_sequence_per_document():
-    corpus = TokenIds(["Al is the son of Al.", "", "The son: 1990-05-01"])
+def test_term_counts_hold_each_documents_distinct_tokens_with_counts_by_first_occurrence_ids():
+    corpus = TermCounts(["Al is the son of Al.", "", "The son: 1990-05-01"])
     assert corpus.vocab == {"al": 0, "is": 1, "the": 2, "son": 3, "of": 4, "1990-05-01": 5}
-    assert len(corpus.ids) == 3
-    assert list(corpus.ids) == [[0, 1, 2, 3, 4, 0], [], [2, 3, 5]]
-    assert list(corpus.ids) == list(corpus.ids)  # bm25s walks it more than once
+    assert corpus.lengths.tolist() == [6, 0, 3]
+    triples = list(zip(corpus.docs.tolist(), corpus.tokens.tolist(), corpus.counts.tolist()))
+    assert triples == [(0, 0, 2), (0, 1, 1), (0, 2, 1), (0, 3, 1), (0, 4, 1), (2, 2, 1), (2, 3, 1), (2, 5, 1)]
+
+
+def test_term_counts_do_not_depend_on_the_batch_they_are_counted_in():
+    texts = [article.article for article in generated("n500_s1").articles]
+    whole, batched = TermCounts(texts), TermCounts(texts, batch=1_000)
+    assert whole.vocab == batched.vocab
+    for name in ("lengths", "docs", "tokens", "counts"):
+        assert np.array_equal(getattr(whole, name), getattr(batched, name)), name
+
+
+class _Bm25sCorpus:
+    """Our tokenization in the shape bm25s indexes: `ids` (one id list per document, walked more than once) and
+    `vocab`, with the ids TermCounts gives."""
+
+    def __init__(self, texts: list[str]) -> None:
+        self.vocab = TermCounts(texts).vocab
+        self.ids = [[self.vocab[token] for token in tokenize(text)] for text in texts]
 
 
 def test_top_k_orders_by_score_then_index_and_skips_excluded():
@@ -113,7 +130,7 @@ def _bm25s_library(texts: list[str]):
     import bm25s
 
     model = bm25s.BM25(k1=1.5, b=0.75, delta=1.0, method="bm25+", dtype="float64")
-    model.index(TokenIds(texts), create_empty_token=False, show_progress=False)
+    model.index(_Bm25sCorpus(texts), create_empty_token=False, show_progress=False)
     return model
 
 

@@ -14,14 +14,17 @@ if TYPE_CHECKING:
 
 FORMATS = ("parquet", "jsonl")
 ROWS_PER_GROUP = 10_000
-WHOLE_FILE_COLUMNS = frozenset({"content"})
-"""Columns whose value is a whole file (the database's Prolog program, 300 MB at a million people). Parquet keeps no
-min / max of a value above 4 KB, but pyarrow copies the value several times to compute them, so they get none."""
+WHOLE_FILE_COLUMN = "content"
+"""The column of a table whose one value is a whole file (the database's Prolog program, 300 MB at a million people).
+Parquet keeps no min / max of a value above 4 KB and a dictionary of one value saves nothing, but pyarrow would copy
+the value several times to try both, so such a table is written without either."""
 
 
-def statistics_columns(schema: pa.Schema) -> list[str]:
-    """The columns a Parquet writer keeps statistics for: every one but the whole-file columns."""
-    return [name for name in schema.names if name not in WHOLE_FILE_COLUMNS]
+def writer_options(schema: pa.Schema) -> dict[str, bool]:
+    """ParquetWriter options: pyarrow's defaults, but no statistics or dictionary for a whole-file table."""
+    if schema.names == [WHOLE_FILE_COLUMN]:
+        return {"write_statistics": False, "use_dictionary": False}
+    return {}
 
 
 def _batches(rows: Iterable[dict], size: int) -> Iterator[list[dict]]:
@@ -44,7 +47,7 @@ def write_rows(rows: Iterable[dict], path: Path, file_format: str, schema: pa.Sc
     import pyarrow as pa  # here, so the command line's --help never loads Arrow
     import pyarrow.parquet as pq
 
-    with pq.ParquetWriter(path, schema, write_statistics=statistics_columns(schema)) as writer:
+    with pq.ParquetWriter(path, schema, **writer_options(schema)) as writer:
         for batch in _batches(rows, ROWS_PER_GROUP):
             table = pa.Table.from_pylist(batch, schema=schema)
             count += len(batch)
@@ -52,4 +55,5 @@ def write_rows(rows: Iterable[dict], path: Path, file_format: str, schema: pa.Sc
             writer.write_table(table)
     if count == 0:  # ParquetWriter wrote the schema only; that is a valid empty table
         pq.write_table(schema.empty_table(), path)
+    pa.default_memory_pool().release_unused()  # Arrow's allocator keeps freed pages; the next stage wants them back
     return count

@@ -21,7 +21,7 @@ import pyarrow.parquet as pq
 
 from encryption.aead_stream import SALT_SIZE, SealWriter, Sink
 
-from ..export import statistics_columns
+from ..export import writer_options
 
 MAX_SHARD_BYTES = 250 * 1000 * 1000
 ROWS_PER_BATCH = 10_000  # at most; fewer when rows are large (an instance carries 20 articles)
@@ -124,7 +124,7 @@ class _OpenShard:
         self.published = _Digesting(self.file)
         self.sealer = SealWriter(self.published, passphrase, shard_salt(salt_name)) if passphrase else None
         self.plain = _Digesting(self.sealer or self.published)
-        self.writer = pq.ParquetWriter(self.plain, schema, write_statistics=statistics_columns(schema))
+        self.writer = pq.ParquetWriter(self.plain, schema, **writer_options(schema))
         self.rows = 0
         self.groups = 0
 

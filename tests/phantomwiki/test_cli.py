@@ -41,6 +41,19 @@ def test_generate_writes_every_subset_that_plain_load_dataset_reads_back(tmp_pat
         assert ds.to_list() == list(engine.ROWS[subset](g)), subset
 
 
+def test_the_database_file_has_no_statistics_or_dictionary_for_its_one_whole_program(tmp_path):
+    """pyarrow copies a value to compute its min / max and to try a dictionary, and keeps neither for a value of
+    300 MB (the program at a million people); the other subsets keep pyarrow's defaults."""
+    import pyarrow.parquet as pq
+
+    done = cli("generate", "n50_s1", "--out", str(tmp_path), "--subsets", "database", "questions")
+    assert done.returncode == 0, done.stderr
+    program = pq.ParquetFile(tmp_path / "database.parquet").metadata.row_group(0).column(0)
+    assert not program.is_stats_set and not any("DICTIONARY" in encoding for encoding in program.encodings)
+    questions = pq.ParquetFile(tmp_path / "questions.parquet").metadata.row_group(0).column(0)
+    assert questions.is_stats_set and "RLE_DICTIONARY" in questions.encodings
+
+
 def test_generate_refuses_a_bad_name_in_one_line(tmp_path):
     done = cli("generate", "n50_x1", "--out", str(tmp_path))
     assert done.returncode == 2

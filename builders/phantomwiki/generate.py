@@ -6,7 +6,7 @@ from collections.abc import Iterator, Sequence
 from typing import Protocol, TypeVar
 
 from .articles import article_facts
-from .instances import Evidence, build_instances, build_rag
+from .instances import Evidence, build_rag, question_instances
 from .prolog import program_text
 from .stages import Generated, Progress, complete, generate, generate_universe, timed
 
@@ -82,8 +82,9 @@ def database_rows(generated: Generated, part: Part = WHOLE) -> Iterator[dict]:
 
 def instance_rows(generated: Generated, part: Part = WHOLE) -> Iterator[dict]:
     """Rows of the `instances` subset: sufficient / insufficient evidence with distractors, per question."""
-    questions = part_of(generated.questions, part)
-    yield from build_instances(generated, evidence=shared_evidence(generated), questions=questions)
+    evidence = shared_evidence(generated)
+    for question in part_of(generated.questions, part):  # question by question, so a subset is never held whole
+        yield from question_instances(evidence, question)
 
 
 def rag_rows(generated: Generated, part: Part = WHOLE) -> Iterator[dict]:

@@ -340,16 +340,12 @@ def question_instances(evidence: Evidence, question: Question) -> Iterator[dict]
 
 
 def build_instances(
-    generated: Generated,
-    settings: Settings | None = None,
-    evidence: Evidence | None = None,
-    questions: Sequence[Question] | None = None,
+    generated: Generated, settings: Settings | None = None, evidence: Evidence | None = None
 ) -> list[dict]:
-    """Rows of the `instances` subset for every question of a generated configuration, or for `questions` of it
-    (`evidence` reuses a built one)."""
+    """Rows of the `instances` subset for every question of a generated configuration (`evidence` reuses a built
+    one; generate.instance_rows yields them question by question instead)."""
     evidence = evidence or Evidence(generated, settings)
-    chosen = generated.questions if questions is None else questions
-    return [row for question in chosen for row in question_instances(evidence, question)]
+    return [row for question in generated.questions for row in question_instances(evidence, question)]
 
 
 def build_rag(

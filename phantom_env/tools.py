@@ -28,6 +28,7 @@ import inspect
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, get_type_hints
 
 from builders.retrieval import Bm25Index
@@ -235,17 +236,19 @@ class Tool:
     react: str  # the ReAct prompt's action line
     method: Callable[..., str | Observation]
 
-    @property
+    @cached_property
     def argument(self) -> str:
         """The JSON key of the tool's one argument: the method's parameter name."""
-        return next(iter(self._parameters()))
+        return next(iter(self.parameters))
 
-    @property
+    @cached_property
     def takes_list(self) -> bool:
         """Whether the argument is a list of strings (Finish) rather than one string."""
-        return self._parameters()[self.argument] == list[str]
+        return self.parameters[self.argument] == list[str]
 
-    def _parameters(self) -> dict[str, Any]:
+    @cached_property
+    def parameters(self) -> dict[str, Any]:
+        """The method's parameters and their types (one, by the table's rule)."""
         hints = get_type_hints(self.method)
         names = [name for name in inspect.signature(self.method).parameters if name != "self"]
         return {name: hints[name] for name in names}
@@ -256,7 +259,7 @@ class Tool:
             "type": "object",
             "properties": {
                 name: {**_JSON_TYPES[kind], "description": self.argument_help}
-                for name, kind in self._parameters().items()
+                for name, kind in self.parameters.items()
             },
             "required": [self.argument],
             "additionalProperties": False,

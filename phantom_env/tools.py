@@ -28,7 +28,7 @@ import inspect
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache, cached_property
 from typing import Any, get_type_hints
 
 from builders.retrieval import Bm25Index
@@ -217,10 +217,71 @@ class ToolArgumentError(ValueError):
     """A function call's arguments do not match the tool's schema; the message is the observation the agent sees."""
 
 
-_JSON_TYPES: dict[Any, dict[str, Any]] = {
-    str: {"type": "string"},
-    list[str]: {"type": "array", "items": {"type": "string"}},
+_JSON_TYPES: dict[Any, tuple[dict[str, Any], str]] = {  # a parameter's type -> its JSON schema, and in words
+    str: ({"type": "string"}, "a string"),
+    int: ({"type": "integer"}, "an integer"),
+    list[str]: ({"type": "array", "items": {"type": "string"}}, "a list of strings"),
 }
+
+
+@cache
+def typed_parameters(method: Callable[..., Any]) -> dict[str, tuple[Any, bool]]:
+    """A tool function's parameters (self aside): name -> (type, whether it must be given)."""
+    hints = get_type_hints(method)
+    return {
+        name: (hints[name], parameter.default is inspect.Parameter.empty)
+        for name, parameter in inspect.signature(method).parameters.items()
+        if name != "self"
+    }
+
+
+def function_schema(name: str, description: str, method: Callable[..., Any], helps: dict[str, str]) -> dict[str, Any]:
+    """A tool function as a JSON function schema in the OpenAI tools format, derived from its typed signature."""
+    parameters = typed_parameters(method)
+    return {
+        "type": "function",
+        "function": {
+            "name": name,
+            "description": description,
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    key: {**_JSON_TYPES[kind][0], "description": helps[key]} for key, (kind, _) in parameters.items()
+                },
+                "required": [key for key, (_, required) in parameters.items() if required],
+                "additionalProperties": False,
+            },
+        },
+    }
+
+
+def bind_arguments(name: str, method: Callable[..., Any], arguments: Any) -> dict[str, Any]:
+    """A function call's decoded JSON arguments checked against the tool function's typed signature: the keyword
+    arguments to call it with (numbers read as text where text is asked), or ToolArgumentError naming what it takes."""
+    parameters = typed_parameters(method)
+    shape = ", ".join(f'"{key}": <{_JSON_TYPES[kind][1]}>' for key, (kind, _) in parameters.items())
+    expected = f"{name} takes {{{shape}}}"
+    if not isinstance(arguments, dict):
+        raise ToolArgumentError(f"Invalid arguments: {expected}; got {_json_kind(arguments)}.")
+    missing = [key for key, (_, required) in parameters.items() if required and key not in arguments]
+    if missing or not set(arguments) <= set(parameters):
+        got = ", ".join(f'"{key}"' for key in arguments) or "no arguments"
+        raise ToolArgumentError(f"Invalid arguments: {expected}; got {got}.")
+    bound: dict[str, Any] = {}
+    for key, value in arguments.items():
+        kind = parameters[key][0]
+        if kind is int:
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ToolArgumentError(f'Invalid arguments: {expected}; "{key}" is {_json_kind(value)}.')
+            bound[key] = value
+            continue
+        values = value if kind == list[str] and isinstance(value, list) else [value]
+        for item in values:  # numbers are read as text (a count); anything else is not an answer or a name
+            if not isinstance(item, (str, int, float)) or isinstance(item, bool):
+                held = "is" if item is value else "holds"
+                raise ToolArgumentError(f'Invalid arguments: {expected}; "{key}" {held} {_json_kind(item)}.')
+        bound[key] = [str(item) for item in values] if kind == list[str] else str(value)
+    return bound
 
 
 @dataclass(frozen=True)
@@ -239,53 +300,23 @@ class Tool:
     @cached_property
     def argument(self) -> str:
         """The JSON key of the tool's one argument: the method's parameter name."""
-        return next(iter(self.parameters))
+        (name,) = typed_parameters(self.method)
+        return name
 
     @cached_property
     def takes_list(self) -> bool:
         """Whether the argument is a list of strings (Finish) rather than one string."""
-        return self.parameters[self.argument] == list[str]
-
-    @cached_property
-    def parameters(self) -> dict[str, Any]:
-        """The method's parameters and their types (one, by the table's rule)."""
-        hints = get_type_hints(self.method)
-        names = [name for name in inspect.signature(self.method).parameters if name != "self"]
-        return {name: hints[name] for name in names}
+        return typed_parameters(self.method)[self.argument][0] == list[str]
 
     def schema(self) -> dict[str, Any]:
         """The tool as a JSON function schema in the OpenAI tools format, from the method's typed signature."""
-        parameters = {
-            "type": "object",
-            "properties": {
-                name: {**_JSON_TYPES[kind], "description": self.argument_help}
-                for name, kind in self.parameters.items()
-            },
-            "required": [self.argument],
-            "additionalProperties": False,
-        }
-        return {
-            "type": "function",
-            "function": {"name": self.name, "description": self.description, "parameters": parameters},
-        }
+        return function_schema(self.name, self.description, self.method, {self.argument: self.argument_help})
 
     def argument_text(self, arguments: Any) -> str:
         """A function call's JSON arguments as the text protocol's argument (a list joined by commas), lower-cased
         as the reference lower-cases every argument; ToolArgumentError when they do not fit the schema."""
-        kind = "a list of strings" if self.takes_list else "a string"
-        expected = f'{self.name} takes {{"{self.argument}": <{kind}>}}'
-        if not isinstance(arguments, dict):
-            raise ToolArgumentError(f"Invalid arguments: {expected}; got {_json_kind(arguments)}.")
-        if set(arguments) != {self.argument}:
-            got = ", ".join(f'"{key}"' for key in arguments) or "no arguments"
-            raise ToolArgumentError(f"Invalid arguments: {expected}; got {got}.")
-        value = arguments[self.argument]
-        values = value if self.takes_list and isinstance(value, list) else [value]
-        for v in values:  # numbers are read as text (a count); anything else is not an answer or a name
-            if not isinstance(v, (str, int, float)) or isinstance(v, bool):
-                held = "is" if v is value else "holds"
-                raise ToolArgumentError(f'Invalid arguments: {expected}; "{self.argument}" {held} {_json_kind(v)}.')
-        return ",".join(str(v) for v in values).lower()
+        value = bind_arguments(self.name, self.method, arguments)[self.argument]
+        return (",".join(value) if self.takes_list else value).lower()
 
     def arguments_of(self, text: str) -> dict[str, Any]:
         """The JSON arguments of a text argument (the inverse of `argument_text`, case aside): for a model that

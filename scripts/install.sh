@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install everything this project needs on Debian as root: SWI-Prolog, and a virtualenv (.venv)
-# holding the package with its test and lm-eval extras. Safe to run again.
+# holding the package with its test, lm-eval, mcp and verifiers extras, and the verifiers environment
+# (environments/phantom_wiki_env). Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export DEBIAN_FRONTEND=noninteractive
@@ -10,4 +11,5 @@ if ! command -v swipl >/dev/null 2>&1 || ! python3 -c "import venv, ensurepip" >
 fi
 python3 -m venv .venv
 .venv/bin/pip install -q --upgrade pip
-.venv/bin/pip install -q -e ".[test,lm-eval]"
+.venv/bin/pip install -q -e ".[test,lm-eval,mcp,verifiers]"
+.venv/bin/pip install -q --no-deps -e environments/phantom_wiki_env

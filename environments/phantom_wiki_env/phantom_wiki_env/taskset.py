@@ -19,6 +19,7 @@ from pydantic import Field
 
 from builders.phantomwiki.config import settings_from
 from builders.phantomwiki.generate import generate
+from phantom_env.recipes import single_turn_prompt
 from phantom_env.rl import PhantomWikiDataset, score_answer
 from phantom_env.runner import prompt, tasks_of
 from phantom_env.tools import Corpus
@@ -87,8 +88,7 @@ class PhantomWikiTaskset(vf.Taskset[PhantomWikiTask, PhantomWikiConfig]):
             if config.task.mode == "tools":
                 text = prompt("tools_answer", config.tools).format(question=question)
             else:
-                shown = "".join(f"{document['text'].strip()}\n\n" for document in documents)
-                text = prompt("single_turn").format(question=question, documents=shown)
+                text = single_turn_prompt(question, documents)
             data = PhantomWikiData(idx=index, prompt=text, tools=config.tools, **row)
             yield PhantomWikiTask(data, config.task)
 

@@ -28,13 +28,13 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
 from pathlib import Path
 from typing import Any, overload
 
 from builders.metrics import DEFLECTION, answer_scores, is_deflection, read_response
 from builders.phantomwiki.config import ConfigError, format_name, settings_from
-from builders.phantomwiki.generate import Generated, generate
+from builders.phantomwiki.generate import Generated, complete, generate
 from builders.phantomwiki.kinship import Kinship
 from builders.phantomwiki.questions import difficulty, fill_template, render
 from builders.phantomwiki.relations import relation_bank
@@ -89,7 +89,12 @@ class _World:
     solver: Solver
     required: RequiredSets
     templates: tuple[Template, ...]
-    texts: dict[str, str]
+
+    @cached_property
+    def texts(self) -> dict[str, str]:
+        """Each article's text by title, written on first use (only items with distractors show documents)."""
+        complete(self.generated, with_questions=False, with_articles=True)
+        return {a.title: a.article for a in self.generated.articles}
 
 
 @cache
@@ -110,16 +115,9 @@ def _world(config: str, easy_mode: bool) -> _World:
             _WORLDS.move_to_end(key)
             return _WORLDS[key]
     settings = settings_from(config, easy_mode=easy_mode)[0]
-    generated = generate(settings, with_questions=False)
+    generated = generate(settings, with_questions=False, with_articles=False)
     kinship = Kinship(generated.universe)
-    world = _World(
-        generated,
-        kinship,
-        Solver(kinship),
-        RequiredSets(generated.universe),
-        _templates(settings.depth),
-        {a.title: a.article for a in generated.articles},
-    )
+    world = _World(generated, kinship, Solver(kinship), RequiredSets(generated.universe), _templates(settings.depth))
     with _WORLDS_LOCK:
         _WORLDS[key] = world
         people = sum(len(w.generated.universe) for w in _WORLDS.values())

@@ -168,3 +168,19 @@ def test_vf_eval_with_the_tools_rewards_exactly_and_the_agent_called_the_tables_
         assert all(
             Episode(corpus).call("RetrieveArticle", title.lower()).text in observations for title in task.required
         )
+
+
+def test_load_environment_builds_the_same_tasks_from_keyword_settings():
+    sys.path.insert(0, str(ENVIRONMENT))
+    from phantom_wiki_env import load_environment
+    from pydantic import ValidationError
+
+    env = load_environment(config="n50_s1", mode="single_turn", size=3, distractors=1, universe_every=2)
+    tasks = list(env.taskset)
+    items = list(PhantomWikiDataset("n50_s1", seed=0, size=3, distractors=1, universe_every=2))
+    assert [t.data.universe for t in tasks] == [item["metadata"]["universe"] for item in items]
+    assert [t.data.answers for t in tasks] == [item["metadata"]["answers"] for item in items]
+    assert all(t.data.prompt.endswith(item["question"]) for t, item in zip(tasks, items))
+    assert len(list(load_environment(config="n50_s1").taskset)) == len(tasks_of(generate(settings_from("n50_s1")[0])))
+    with pytest.raises(ValidationError, match="sizes"):
+        load_environment(config="n50_s1", sizes=3)

@@ -121,26 +121,9 @@ def _rows(config: PhantomWikiConfig) -> Iterable[dict[str, Any]]:
         }
 
 
-def load_environment(
-    config: str = "n500_s1",
-    mode: Literal["tools", "single_turn"] = "tools",
-    tools: Literal["atomic", "bm25"] = "atomic",
-    max_turns: int = 50,
-    size: int | None = None,
-    seed: int = 0,
-    distractors: int = 0,
-    universe_every: int | None = None,
-) -> vf.Env:
-    """verifiers' environment object for these settings (what `vf-eval phantom-wiki-env --env.taskset.* ...` runs)."""
+def load_environment(mode: Literal["tools", "single_turn"] = "tools", max_turns: int = 50, **settings: Any) -> vf.Env:
+    """verifiers' environment object (what `vf-eval phantom-wiki-env --env.taskset.* ...` runs): `settings` are
+    PhantomWikiConfig's fields, e.g. load_environment(config="n500_s1", tools="bm25", size=1000, universe_every=100)."""
     task = PhantomWikiTaskConfig(mode=mode, max_turns=max_turns)
-    taskset = PhantomWikiConfig(
-        id="phantom-wiki-env",
-        config=config,
-        tools=tools,
-        size=size,
-        seed=seed,
-        distractors=distractors,
-        universe_every=universe_every,
-        task=task,
-    )
+    taskset = PhantomWikiConfig(id="phantom-wiki-env", task=task, **settings)
     return vf.load_environment(vf.resolve_env_config({"taskset": taskset.model_dump()}))

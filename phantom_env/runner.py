@@ -153,11 +153,7 @@ def _run_tools(model: Model, episode: Episode, task: Task, variant: str, max_ste
             break
         for call in calls:
             name = call.get("function", {}).get("name", "")
-            try:
-                arguments = json.loads(call.get("function", {}).get("arguments") or "{}")
-            except json.JSONDecodeError:
-                arguments = None  # not JSON: an error observation saying what the tool takes
-            argument, observation = episode.call_arguments(name, arguments)
+            argument, observation = episode.call_arguments(name, call.get("function", {}).get("arguments") or "{}")
             state.calls.append({"tool": name, "argument": argument, "observation": observation.text})
             if observation.finished:
                 state.finish(observation.answer)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import bisect
 import inspect
+import json
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -187,7 +188,8 @@ class Episode:
         return found.run(self, argument) if found else Observation(INVALID[self.variant])
 
     def call_arguments(self, tool: str, arguments: Any) -> tuple[str, Observation]:
-        """Run one tool from a function call's decoded JSON arguments: (the argument as the text protocol reads it,
+        """Run one tool from a function call's JSON arguments (decoded, or their text): (the argument as the text
+        protocol reads it,
         the observation). Arguments that do not match the tool's schema give an error observation naming what it
         takes, and run nothing."""
         found = self.tools.get(tool)
@@ -256,11 +258,17 @@ def function_schema(name: str, description: str, method: Callable[..., Any], hel
 
 
 def bind_arguments(name: str, method: Callable[..., Any], arguments: Any) -> dict[str, Any]:
-    """A function call's decoded JSON arguments checked against the tool function's typed signature: the keyword
-    arguments to call it with (numbers read as text where text is asked), or ToolArgumentError naming what it takes."""
+    """A function call's JSON arguments (decoded, or the text of a JSON object) checked against the tool function's
+    typed signature: the keyword arguments to call it with (numbers read as text where text is asked), or
+    ToolArgumentError naming what it takes."""
     parameters = typed_parameters(method)
     shape = ", ".join(f'"{key}": <{_JSON_TYPES[kind][1]}>' for key, (kind, _) in parameters.items())
     expected = f"{name} takes {{{shape}}}"
+    if isinstance(arguments, str):  # a call's arguments as the wire holds them: JSON text
+        try:
+            arguments = json.loads(arguments or "{}")
+        except json.JSONDecodeError:
+            raise ToolArgumentError(f"Invalid arguments: {expected}; got text that is not JSON.") from None
     if not isinstance(arguments, dict):
         raise ToolArgumentError(f"Invalid arguments: {expected}; got {_json_kind(arguments)}.")
     missing = [key for key, (_, required) in parameters.items() if required and key not in arguments]

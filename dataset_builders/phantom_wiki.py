@@ -46,8 +46,11 @@ class PhantomWikiConfig(datasets.BuilderConfig):
     max_children: int = Settings.max_children
     questions_per_template: int = Settings.questions_per_template
     easy_mode: bool = Settings.easy_mode
+    places: bool = Settings.places
     instance_layout: str = Settings.instance_layout
     instance_documents: int = Settings.instance_documents
+    instance_documents_min: int = Settings.instance_documents_min
+    insufficient: str = Settings.insufficient
     max_evidence: int = Settings.max_evidence
     attribute_questions: bool = Settings.attribute_questions
     unanswerable: int = Settings.unanswerable

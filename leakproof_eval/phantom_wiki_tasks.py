@@ -176,6 +176,8 @@ def _evidence_docs(metadata: Mapping[str, Any], subset: str, cite: bool) -> Any:
             "question": row["question"],
             "closed_world": row["closed_world"],
             "unanswerable_kind": row["unanswerable_kind"],
+            "premise_status": row["premise_status"],
+            "missing_role": row.get("missing_role", ""),
             "answer": row["answer"],
             "question_answer": row["question_answer"],
             "answerable": row["answerable"],

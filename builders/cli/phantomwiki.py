@@ -79,8 +79,8 @@ def _knob_arguments(parser: argparse.ArgumentParser, stages: tuple[str, ...]) ->
         flag = "--" + knob.replace("_", "-")
         expected = RANGES[knob][1] if knob in RANGES else ""
         help_text = f"{text} (default {default}" + (f"; {expected})" if expected else ")")
-        if isinstance(default, bool):
-            group.add_argument(flag, dest=knob, action="store_true", help=help_text)
+        if isinstance(default, bool):  # --places / --no-places
+            group.add_argument(flag, dest=knob, action=argparse.BooleanOptionalAction, default=default, help=help_text)
         else:
             group.add_argument(
                 flag,

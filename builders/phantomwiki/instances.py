@@ -466,7 +466,12 @@ def family_plans(evidence: Evidence, question: Question, base: Case) -> list[Pla
     unanswerable variants. The sufficient and insufficient rows are worded as a variant drawn at random is, with a
     true premise (or plainly, as nonexistent_person is), so the wording alone never tells the label."""
     s = evidence.settings
-    variants = [case for v in evidence.variants(question) if (case := evidence.case(question, v)) is not None]
+    room = max(s.instance_documents, len(base.shown)) if s.instance_layout == "fixed" else None
+    variants = [  # a false relation premise shows the person it names too: never beyond the layout's room
+        case
+        for v in evidence.variants(question)
+        if (case := evidence.case(question, v)) is not None and (room is None or len(case.shown) <= room)
+    ]
     rng = stream(s.seed, "wordings", question.id)
 
     def worded() -> Case:

@@ -26,10 +26,14 @@ def _agent(arguments: list[str]) -> int:
 
 def _tasks_path(arguments: list[str]) -> int:
     """`python -m phantom_wiki tasks-path`: where the lm-evaluation-harness tasks are, for --include_path."""
+    import argparse
+
     from leakproof_eval import tasks_path
 
-    if arguments:
-        sys.exit(f"phantom_wiki: tasks-path takes no arguments, got {' '.join(arguments)}")
+    argparse.ArgumentParser(
+        prog="python -m phantom_wiki tasks-path",
+        description="Print the folder of this package's lm-evaluation-harness tasks, for lm_eval --include_path.",
+    ).parse_args(arguments)
     print(tasks_path())
     return 0
 

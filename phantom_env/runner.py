@@ -270,8 +270,8 @@ def _resume(path: Path) -> dict[str, dict[str, Any]]:
     (one truncation, so no moment loses a whole line), a whole last line lacking its newline gets it."""
     done, whole, unterminated = _scan(path, _slim)
     if path.exists() and path.stat().st_size != whole:
-        with path.open("r+b") as handle:
-            handle.truncate(whole)
+        os.truncate(path, whole)
+        with path.open("rb") as handle:
             os.fsync(handle.fileno())
     if unterminated:
         with path.open("ab") as handle:

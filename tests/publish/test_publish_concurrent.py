@@ -140,3 +140,34 @@ def test_a_num_proc_past_any_machine_is_refused(tmp_path, num_proc):
     )
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "from 1 to 256" in done.stderr
     assert not (tmp_path / "r").exists()
+
+
+KILLED_OPENING = """
+import os, sys
+import builders.publishing.loading as loading
+import encryption.aead_stream as aead_stream
+import phantom_wiki
+unsealed = aead_stream.iter_unsealed
+def killed(*args, **kwargs):  # the first chunk of plaintext is written, then the process is killed
+    for chunk in unsealed(*args, **kwargs):
+        yield chunk
+        os.kill(os.getpid(), 9)
+aead_stream.iter_unsealed = loading.iter_unsealed = killed
+phantom_wiki.load_published(sys.argv[1], "n50_s1_corpus", passphrase=sys.argv[2], cache_dir=sys.argv[3])
+"""
+
+
+def test_a_sigkill_during_decryption_leaves_no_plaintext(encrypted_release, tmp_path):
+    from tests.publish.publish_helpers import PASSPHRASE
+
+    cache = tmp_path / "cache"
+    killed = subprocess.run(
+        [sys.executable, "-c", KILLED_OPENING, str(encrypted_release), PASSPHRASE, str(cache)],
+        cwd=ROOT,
+        capture_output=True,
+    )
+    assert killed.returncode == -9, killed.stderr
+    opened = cache / "leakproof_published"
+    assert opened.is_dir()  # it got as far as decrypting
+    assert [p for p in opened.rglob("*") if p.is_file()] == []  # and no decrypted byte has a name
+    assert phantom_wiki.load_published(encrypted_release, "n50_s1_corpus", passphrase=PASSPHRASE, cache_dir=str(cache))

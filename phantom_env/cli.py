@@ -60,7 +60,9 @@ def parser() -> argparse.ArgumentParser:
         "questions stopped there",
     )
     p.add_argument("--limit", type=int, metavar="N", help="run the first N questions only (default: all)")
-    p.add_argument("--concurrency", type=int, default=1, metavar="K", help="questions run at once (default %(default)s)")
+    p.add_argument(
+        "--concurrency", type=int, default=1, metavar="K", help="questions run at once (default %(default)s)"
+    )
     p.add_argument(
         "--out",
         required=True,

@@ -372,11 +372,17 @@ def _run_tasks(
     path = out / TRAJECTORIES
     done = _resume(path)
     todo = [task for task in tasks if task.id not in done]
-    lock = threading.Lock()
+    lock, failed = threading.Lock(), threading.Event()
     with path.open("a", encoding="utf-8") as handle:
 
         def one(task: Task) -> None:
-            trajectory = run_episode(model, corpus, task, mode, variant, max_steps)
+            if failed.is_set():  # the first failure ends the run: no new question starts
+                return
+            try:
+                trajectory = run_episode(model, corpus, task, mode, variant, max_steps)
+            except BaseException:
+                failed.set()
+                raise
             line = json.dumps(trajectory) + "\n"
             with lock:
                 handle.write(line)
@@ -391,7 +397,8 @@ def _run_tasks(
                 for future in as_completed(futures):
                     future.result()
             except BaseException:
-                for future in futures:  # the first failure ends the run: no new question starts
+                failed.set()
+                for future in futures:
                     future.cancel()
                 raise
     summary = summarise([done[task.id] for task in tasks])

@@ -155,3 +155,19 @@ def test_a_slow_drip_mid_run_is_retried_each_try_within_the_deadline():
         began = time.monotonic()
         assert endpoint.complete(QUESTION)["message"]["content"] == "Answer: x"
         assert time.monotonic() - began < 2.5 and server.requests == 3
+
+
+def test_a_run_whose_endpoint_turns_hostile_stops_in_one_line_keeping_what_it_saved(tmp_path):
+    from builders.phantomwiki.config import settings_from
+    from builders.phantomwiki.generate import generate
+    from phantom_env.runner import TRAJECTORIES, read_trajectories, run, tasks_of
+    from phantom_env.tools import Corpus
+
+    generated = generate(settings_from("n50_s1")[0])
+    tasks = tasks_of(generated)[:5]
+    with HostileServer([chat(), chat(), chat(message={"role": "assistant", "content": 7})]) as server:
+        with pytest.raises(EndpointError) as error:
+            run(client(server), Corpus.from_generated(generated), tasks, tmp_path, mode="tools")
+        assert server.requests == 3  # the third question's reply was refused; no fourth question was asked
+    assert "choices[0].message.content as int" in one_line(error)
+    assert list(read_trajectories(tmp_path / TRAJECTORIES)) == [t.id for t in tasks[:2]]

@@ -89,8 +89,8 @@ def load_dataset(
 
     if isinstance(split, str) and any(part.split("[")[0].strip() != "test" for part in split.split("+")):
         raise ConfigError(
-            f"unknown split {split!r}: a phantom_wiki configuration has one split, test (e.g. split=\"test\" or "
-            "\"test[:100]\")"
+            f'unknown split {split!r}: a phantom_wiki configuration has one split, test (e.g. split="test" or '
+            '"test[:100]")'
         )
     return load_from_builder(
         PhantomWiki, name, split=split, streaming=streaming, cache_dir=cache_dir, num_proc=num_proc, **kwargs

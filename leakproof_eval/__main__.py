@@ -47,7 +47,7 @@ def run(args: list[str]) -> int:
     limit = _option(args, "--limit")
     if limit is not None and not _positive(limit):
         print(
-            f"leakproof_eval: --limit {limit} must be a number above 0 (a count of documents, or a share below 1)",
+            f"leakproof_eval: --limit {limit} must be above 0 and finite (a count of documents, or a share below 1)",
             file=sys.stderr,
         )
         return 2

@@ -58,8 +58,8 @@ def closed_port() -> int:
 @pytest.mark.parametrize(
     "arguments, says",
     [
-        (["--limit", "inf"], "--limit inf must be a number above 0"),
-        (["--limit", "nan"], "--limit nan must be a number above 0"),
+        (["--limit", "inf"], "--limit inf must be above 0 and finite"),
+        (["--limit", "nan"], "--limit nan must be above 0 and finite"),
         (["--output_path", "/dev/null/x"], "--output_path /dev/null/x cannot be written (Not a directory)"),
         (["--output_path", "/dev/null/x/results.json"], "cannot be written (Not a directory)"),
     ],

@@ -353,6 +353,7 @@ def choice_scores(instances: Iterable[Mapping[str, Any]], predictions: Mapping[s
 _THINK_END = "</think>"
 _ANSWER_LINE = re.compile(r"^(?:final\s+)?answer\s*:\s*(.*)$", re.IGNORECASE)
 _CITATION = re.compile(r"\[\s*(\d+(?:\s*,\s*\d+)*)\s*\]")
+_MAX_CITATION_DIGITS = 9
 
 
 def read_response(response: str) -> dict[str, Any]:
@@ -360,7 +361,8 @@ def read_response(response: str) -> dict[str, Any]:
 
     Reasoning up to a final `</think>` is dropped; the answer is the last line labelled `Answer:`, or else
     the first non-empty line; `[n]` / `[n, m]` on that line or after it are citations of documents n, m
-    (numbered from 1, returned as 0-based positions); one trailing full stop and outer quotes are dropped.
+    (numbered from 1, returned as 0-based positions; a number of more than 9 digits is not a citation); one
+    trailing full stop and outer quotes are dropped. Any string is read, in time linear in its length.
     """
     lines = [line.strip() for line in response.rsplit(_THINK_END, 1)[-1].splitlines() if line.strip()]
     if not lines:
@@ -374,6 +376,7 @@ def read_response(response: str) -> dict[str, Any]:
         for text in [line, *lines[start + 1 :]]
         for group in _CITATION.findall(text)
         for n in group.split(",")
+        if len(n.strip()) <= _MAX_CITATION_DIGITS  # a longer number cites no document (and int() would refuse it)
     }
     answer = " ".join(_CITATION.sub(" ", line).split()).strip("*\"'` ").removesuffix(".").strip("*\"'` ")
     return {"answer": answer, "citations": sorted(cited)}

@@ -446,11 +446,11 @@ def parser(faces: Mapping[str, Face] | None = None) -> argparse.ArgumentParser:
 
 def main(argv: list[str], faces: Mapping[str, Face] | None = None) -> int:
     """Run one command; user errors end in a one-line message."""
+    if faces and argv[:1] and argv[0] in faces:  # a face parses its own arguments, --help included
+        return faces[argv[0]](argv[1:])
     args = parser(faces).parse_args(argv)
     handlers = {"generate": _generate, "publish": _publish, "list": _list, "prolog": _prolog, "resolve": _resolve}
     try:
-        if faces and args.command in faces:
-            return faces[args.command](args.arguments)
         return handlers[args.command](args)
     except (ConfigError, ValueError, FileNotFoundError) as error:
         print(f"phantom_wiki: {error}", file=sys.stderr)

@@ -24,6 +24,13 @@ def _agent(arguments: list[str]) -> int:
     return agent(arguments)
 
 
+def _mcp(arguments: list[str]) -> int:
+    """`python -m phantom_wiki mcp ...`: the agent tools as an MCP server (phantom_env.mcp_server)."""
+    from phantom_env.mcp_server import main as mcp
+
+    return mcp(arguments)
+
+
 def _tasks_path(arguments: list[str]) -> int:
     """`python -m phantom_wiki tasks-path`: where the lm-evaluation-harness tasks are, for --include_path."""
     import argparse
@@ -43,7 +50,7 @@ if __name__ == "__main__":
     from builders.phantomwiki.config import ConfigError as _ConfigError
 
     try:
-        sys.exit(main(sys.argv[1:], faces={"agent": _agent, "tasks-path": _tasks_path}))
+        sys.exit(main(sys.argv[1:], faces={"agent": _agent, "mcp": _mcp, "tasks-path": _tasks_path}))
     except _ConfigError as error:
         sys.exit(f"phantom_wiki: {error}")
 

@@ -327,6 +327,7 @@ def _resolve(args: argparse.Namespace) -> int:
 FACE_HELP = {
     "agent": "run an agent with the paper's tools over a universe's questions against an OpenAI-compatible "
     "endpoint (python -m phantom_wiki agent --help)",
+    "mcp": "serve the paper's tools over a universe as an MCP server, stdio or HTTP",
     "tasks-path": "print the lm-evaluation-harness task folder, for lm_eval --include_path",
 }
 

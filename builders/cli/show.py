@@ -234,7 +234,7 @@ def _print_prompt(settings: Settings, subset: str, name: str, args: argparse.Nam
         raise ConfigError(str(error)) from None
     sys.stdout.write(sent.context + "\n")
     sys.stdout.flush()
-    where = f"{name} row {position} of {total:,} is document {sent.position} of {sent.total:,} in the order {task} evaluates"
+    where = f"{name} row {position} of {total:,} is document {sent.position} of {sent.total:,} in {task}"
     if sent.continuations:
         sent_text = f"scored with each continuation {', '.join(repr(c) for c in sent.continuations)} (log-likelihoods)"
     else:

@@ -181,6 +181,9 @@ def _evidence_docs(metadata: Mapping[str, Any], subset: str, cite: bool) -> Any:
             "answerable": row["answerable"],
             "citations": row["citations"],
             "document_titles": [d["title"] for d in row["documents"]],
+            # for `python -m leakproof_eval report`'s breakdowns (rag rows have neither; no prompt shows them)
+            "num_distractors": row.get("num_distractors"),
+            "missing_role": row.get("missing_role", ""),
             "difficulty": row["difficulty"],
             "is_aggregation_question": row["is_aggregation_question"],
         }
@@ -365,20 +368,25 @@ def score_choice(doc: Mapping[str, Any], results: Sequence[tuple[float, bool]]) 
     return {name: item for name in CHOICE_METRICS}
 
 
+def choice_item_scores(items: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """builders.metrics.choice_scores over the per-document values lm_eval collected for multiple choice."""
+    rows = [
+        {
+            "instance_id": item["id"],
+            "answerable": item["answerable"],
+            "unanswerable_kind": item["unanswerable_kind"],
+            "gold_answer_idx": item["gold_answer_idx"],
+        }
+        for item in items
+    ]
+    return metrics.choice_scores(rows, {item["id"]: item["prediction"] for item in items})
+
+
 def _choice_aggregation(name: str) -> Callable[[Sequence[Mapping[str, Any]]], float]:
     """lm_eval aggregation reporting one value of builders.metrics.choice_scores."""
 
     def aggregate(items: Sequence[Mapping[str, Any]]) -> float:
-        rows = [
-            {
-                "instance_id": item["id"],
-                "answerable": item["answerable"],
-                "unanswerable_kind": item["unanswerable_kind"],
-                "gold_answer_idx": item["gold_answer_idx"],
-            }
-            for item in items
-        ]
-        return metrics.choice_scores(rows, {item["id"]: item["prediction"] for item in items})[name]
+        return choice_item_scores(items)[name]
 
     aggregate.__name__ = aggregate.__qualname__ = f"mc_{name}"
     aggregate.__doc__ = f"`{name}` of builders.metrics.choice_scores over the evaluated documents."

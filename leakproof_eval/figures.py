@@ -53,6 +53,7 @@ class Plot:
     points: list[Point] = field(default_factory=list)
     marks: list[Point] = field(default_factory=list)  # vertical lines at x (e.g. the minimum tool calls)
     bars: bool = False
+    log_x: bool = False  # universe sizes span 50 to a million
 
 
 def _label(result: TaskResult) -> str:
@@ -159,7 +160,11 @@ def by_category(report: Report) -> Plot:
 
 def by_universe_size(report: Report) -> Plot:
     plot = Plot(
-        "by_universe_size", "ADTScore and F1 against universe size", "people in the universe", ("adt_score", "f1")
+        "by_universe_size",
+        "ADTScore and F1 against universe size",
+        "people in the universe (log scale)",
+        ("adt_score", "f1"),
+        log_x=True,
     )
     series: dict[str, dict[int, list[TaskResult]]] = {}
     for result in report.chosen.values():
@@ -268,6 +273,8 @@ def draw(plot: Plot, path: Path) -> None:
             ax.annotate(mark.series, (float(mark.x), 1.0), rotation=90, va="top", ha="right", fontsize=7, color="0.3")
         if plot.bars:
             ax.set_xticks(range(len(categories)), [c.replace("_", " ") for c in categories], rotation=20, ha="right")
+        if plot.log_x:
+            ax.set_xscale("log")
         ax.set_xlabel(plot.xlabel)
         ax.set_ylabel(PANEL_TITLES.get(panel, panel))
         ax.set_ylim(-0.03, 1.03)
@@ -279,7 +286,8 @@ def draw(plot: Plot, path: Path) -> None:
 
 
 def write_figures(report: Report, out: Path) -> list[tuple[str, str]]:
-    """Draw every figure that has points into `out` (PNG + TSV); (file name, caption) of each, in order."""
+    """Draw every figure that has something to show into `out` (PNG + TSV): a line figure needs two values of x (at
+    n = 50 no instance has a distractor, so there is no figure against distractors). (file name, caption) of each."""
     try:
         import matplotlib  # noqa: F401
     except ImportError:
@@ -290,7 +298,7 @@ def write_figures(report: Report, out: Path) -> list[tuple[str, str]]:
     drawn = []
     for make in PLOTS:
         plot = make(report)
-        if not plot.points:
+        if len({point.x for point in plot.points}) < (1 if plot.bars else 2):  # a line needs two places to go
             continue
         write_table(plot, out / f"{plot.name}.tsv")
         draw(plot, out / f"{plot.name}.png")

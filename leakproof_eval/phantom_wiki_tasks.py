@@ -319,18 +319,14 @@ def score_evidence_cite(doc: Mapping[str, Any], results: Sequence[Mapping[str, A
     return {name: item for name in EVIDENCE_METRICS + CITATION_METRICS}
 
 
+def _instances(items: Sequence[Mapping[str, Any]], *fields: str) -> list[dict[str, Any]]:
+    """The per-document values lm_eval collected as the instance rows builders.metrics scores."""
+    return [{"instance_id": item["id"], **{field: item[field] for field in fields}} for item in items]
+
+
 def evidence_scores(items: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """builders.metrics.instance_scores over the per-document values lm_eval collected."""
-    rows = [
-        {
-            "instance_id": item["id"],
-            "answerable": item["answerable"],
-            "unanswerable_kind": item["unanswerable_kind"],
-            "answer": item["answer"],
-            "citations": item["citations"],
-        }
-        for item in items
-    ]
+    rows = _instances(items, "answerable", "unanswerable_kind", "answer", "citations")
     return metrics.instance_scores(rows, {item["id"]: item["prediction"] for item in items})
 
 
@@ -370,15 +366,7 @@ def score_choice(doc: Mapping[str, Any], results: Sequence[tuple[float, bool]]) 
 
 def choice_item_scores(items: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """builders.metrics.choice_scores over the per-document values lm_eval collected for multiple choice."""
-    rows = [
-        {
-            "instance_id": item["id"],
-            "answerable": item["answerable"],
-            "unanswerable_kind": item["unanswerable_kind"],
-            "gold_answer_idx": item["gold_answer_idx"],
-        }
-        for item in items
-    ]
+    rows = _instances(items, "answerable", "unanswerable_kind", "gold_answer_idx")
     return metrics.choice_scores(rows, {item["id"]: item["prediction"] for item in items})
 
 

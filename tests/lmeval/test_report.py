@@ -49,43 +49,24 @@ def _lm_eval(home: Path, model: list[str], tasks: str, config: str, universes: s
     return _start([*args, "--output_path", str(out), *(["--log_samples"] if samples else [])], home)
 
 
+def _agent(home: Path, model: str, *options: str) -> subprocess.Popen:
+    """`python -m phantom_wiki agent` at n50_s1, its run in agents/<model>."""
+    return _start(
+        ["phantom_wiki", "agent", "n50_s1", "--model", model, *options, "--out", str(home / "agents" / model)], home
+    )
+
+
 @pytest.fixture(scope="module")
 def made(universes, tmp_path_factory):
-    """Three lm_eval runs and two agent runs, then the report of all of them."""
+    """Four lm_eval runs and two agent runs, then the report of all of them."""
     home = tmp_path_factory.mktemp("report")
     started = [
         _lm_eval(home, ["--model", "oracle"], TASKS, "n50_s1", universes, samples=True),
         _lm_eval(home, ["--model", "constant", "--model_args", "response=Nobody"], TASKS, "n50_s1", universes, True),
         _lm_eval(home, ["--model", "constant"], "phantom_wiki_instances", "n500_s1", universes, samples=True),
         _lm_eval(home, ["--model", "oracle"], "phantom_wiki_instances", "n500_s1", universes, samples=False),
-        _start(
-            [
-                "phantom_wiki",
-                "agent",
-                "n50_s1",
-                "--model",
-                "oracle",
-                "--mode",
-                "tools",
-                "--max-steps",
-                "200",
-                "--out",
-                str(home / "agents" / "oracle"),
-            ],
-            home,
-        ),
-        _start(
-            [
-                "phantom_wiki",
-                "agent",
-                "n50_s1",
-                "--model",
-                "random-walk",
-                "--out",
-                str(home / "agents" / "random-walk"),
-            ],
-            home,
-        ),
+        _agent(home, "oracle", "--mode", "tools", "--max-steps", "200"),
+        _agent(home, "random-walk"),
     ]
     for process in started:
         output = process.stdout.read()

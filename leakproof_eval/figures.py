@@ -19,8 +19,11 @@ import math
 import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from builders.phantomwiki.config import Settings
 
 from .breakdowns import category_accuracy, category_key, grouped, scores_of
 from .results import AgentRun, ReportError, Sample, TaskResult
@@ -109,11 +112,14 @@ def by_difficulty(report: Report) -> Plot:
 
 def question_difficulties(run: AgentRun) -> dict[str, int]:
     """Question id -> difficulty for an agent run whose run.json names its universe (the questions made again)."""
-    if run.settings is None or not run.questions:
-        return {}
+    return {} if run.settings is None or not run.questions else _difficulties(run.settings)
+
+
+@cache
+def _difficulties(settings: Settings) -> dict[str, int]:
     from builders.phantomwiki.generate import generate
 
-    return {q.id: q.difficulty for q in generate(run.settings, with_questions=True, with_articles=False).questions}
+    return {q.id: q.difficulty for q in generate(settings, with_questions=True, with_articles=False).questions}
 
 
 def by_distractors(report: Report) -> Plot:

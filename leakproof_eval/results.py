@@ -176,14 +176,12 @@ def universe_label(resolved: Mapping[str, Any]) -> tuple[str, int | None]:
     return " ".join([name, *changed]), size if isinstance(size, int) and not isinstance(size, bool) else None
 
 
-def settings_of(universe: Any) -> Settings | None:
-    """The settings a run.json's universe names (a name, or a name with its settings), or None."""
-    if isinstance(universe, str):
-        name, knobs = universe, {}
-    elif isinstance(universe, Mapping) and isinstance(universe.get("universe"), str):
-        name, knobs = universe["universe"], {k: v for k, v in universe.items() if k in Settings.knobs()}
-    else:
+def settings_of(run: Mapping[str, Any]) -> Settings | None:
+    """The settings of the universe a run.json names (`universe`, a name, and `settings`, every setting), or None."""
+    name, recorded = run.get("universe"), run.get("settings")
+    if not isinstance(name, str):
         return None
+    knobs = {k: v for k, v in recorded.items() if k in Settings.knobs()} if isinstance(recorded, Mapping) else {}
     try:
         return settings_from(name, **knobs)[0]
     except ConfigError:
@@ -329,7 +327,7 @@ def read_run(folder: Path) -> AgentRun:
                     "finished": bool(row.get("finished")),
                 }
             )
-    settings = settings_of(run.get("universe"))
+    settings = settings_of(run)
     if settings is not None:
         universe, size = universe_label({"universe": universe_name(settings), **asdict(settings)})
     else:

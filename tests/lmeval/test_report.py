@@ -286,11 +286,12 @@ def test_agents_f1_against_tool_calls_marks_the_minimum(made):
 def test_an_agent_run_that_names_its_universe_is_plotted_against_difficulty(made, tmp_path):
     run = tmp_path / "oracle"
     shutil.copytree(made["home"] / "agents" / "oracle", run)
-    resolved = {"universe": "n50_s1", **asdict(settings_from("n50_s1")[0])}
-    (run / "run.json").write_text(
+    settings = asdict(settings_from("n50_s1", max_evidence=8)[0])  # a setting questions do not depend on
+    (run / "run.json").write_text(  # as the runner writes it
         json.dumps(
             {
-                "universe": resolved,
+                "universe": "n50_s1",
+                "settings": settings,
                 "model": "oracle",
                 "mode": "tools",
                 "tools": "atomic",
@@ -307,7 +308,7 @@ def test_an_agent_run_that_names_its_universe_is_plotted_against_difficulty(made
     )
     assert done.returncode == 0, done.stderr
     (row,) = tables(done.stdout)["Agents"]
-    assert (row["model"], row["universe"], row["max steps"]) == ("oracle", "n50_s1", "200")
+    assert (row["model"], row["universe"], row["max steps"]) == ("oracle", "n50_s1 max_evidence=8", "200")
     plotted = {r["x"]: r["count"] for r in read_table(tmp_path / "r" / "by_difficulty.tsv")}
     questions = generate(settings_from("n50_s1")[0], with_articles=False).questions
     assert plotted == dict(Counter(float(q.difficulty) for q in questions))

@@ -259,11 +259,12 @@ def draw(plot: Plot, path: Path) -> None:
     from matplotlib.figure import Figure
 
     series = list(dict.fromkeys(point.series for point in plot.points))
-    figure = Figure(figsize=(6.0 * len(plot.panels), 4.2 + 0.22 * len(series)), layout="constrained")
+    panels = [panel for panel in plot.panels if any(point.panel == panel for point in plot.points)]  # agents: F1 only
+    figure = Figure(figsize=(6.0 * len(panels), 4.2 + 0.22 * len(series)), layout="constrained")
     FigureCanvasAgg(figure)
-    axes = figure.subplots(1, len(plot.panels), squeeze=False)[0]
+    axes = figure.subplots(1, len(panels), squeeze=False)[0]
     categories = sorted({str(p.x) for p in plot.points}, key=category_key) if plot.bars else []
-    for panel, ax in zip(plot.panels, axes):
+    for panel, ax in zip(panels, axes):
         for index, name in enumerate(series):
             points = sorted((p for p in plot.points if p.series == name and p.panel == panel), key=lambda p: str(p.x))
             if plot.bars:
@@ -285,7 +286,7 @@ def draw(plot: Plot, path: Path) -> None:
         ax.set_ylabel(PANEL_TITLES.get(panel, panel))
         ax.set_ylim(-0.03, 1.03)
         ax.grid(True, alpha=0.3)
-    figure.suptitle(textwrap.fill(plot.caption, 64 * len(plot.panels)), fontsize=11)
+    figure.suptitle(textwrap.fill(plot.caption, 64 * len(panels)), fontsize=11)
     if series:
         figure.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", fontsize=8, ncols=1)
     figure.savefig(path, dpi=100, metadata={"Software": None})

@@ -10,6 +10,7 @@ the data is deterministic, so the copy made again is the one that was damaged.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -77,10 +78,31 @@ def load_from_builder(
             shutil.rmtree(folder, ignore_errors=True)
     fresh = not folder.is_dir()
     builder = builder_cls(config_name=config_name, cache_dir=cache_dir, **builder_kwargs)
-    builder.download_and_prepare(num_proc=num_proc)
+    try:
+        builder.download_and_prepare(num_proc=num_proc)
+    except Exception as error:  # `datasets` wraps what went wrong (DatasetGenerationError): a full disk is ours to say
+        full = _full_disk(error)
+        if full is None:
+            raise
+        raise CacheDirError(
+            f"no space left on the device of the cache ({full.filename or folder.parent}) while writing "
+            f"{config_name}; free some space or pass cache_dir= a folder with room (nothing half-written is kept)"
+        ) from None
     if fresh:
         _record(Path(builder.cache_dir))
     return builder.as_dataset(split=split)
+
+
+def _full_disk(error: BaseException) -> OSError | None:
+    """The ENOSPC / EDQUOT OSError behind `error` (itself, its cause or its context), if one is."""
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, OSError) and current.errno in (errno.ENOSPC, errno.EDQUOT):
+            return current
+        current = current.__cause__ or current.__context__
+    return None
 
 
 def _cache_folder(

@@ -26,10 +26,14 @@ def _agent(arguments: list[str]) -> int:
 
 def _tasks_path(arguments: list[str]) -> int:
     """`python -m phantom_wiki tasks-path`: where the lm-evaluation-harness tasks are, for --include_path."""
+    import argparse
+
     from leakproof_eval import tasks_path
 
-    if arguments:
-        sys.exit(f"phantom_wiki: tasks-path takes no arguments, got {' '.join(arguments)}")
+    argparse.ArgumentParser(
+        prog="python -m phantom_wiki tasks-path",
+        description="Print the folder of this package's lm-evaluation-harness tasks, for lm_eval --include_path.",
+    ).parse_args(arguments)
     print(tasks_path())
     return 0
 
@@ -79,9 +83,15 @@ def load_dataset(
 ) -> datasets.Dataset | datasets.DatasetDict | datasets.IterableDataset | datasets.IterableDatasetDict:
     """Generate (or load from the `datasets` cache) the configuration `name`, as `datasets.load_dataset` would;
     `num_proc` processes write its rows (the same rows as one process)."""
+    from builders.phantomwiki.config import ConfigError
     from dataset_builders.phantom_wiki import PhantomWiki
     from dataset_loading import load_from_builder
 
+    if isinstance(split, str) and any(part.split("[")[0].strip() != "test" for part in split.split("+")):
+        raise ConfigError(
+            f'unknown split {split!r}: a phantom_wiki configuration has one split, test (e.g. split="test" or '
+            '"test[:100]")'
+        )
     return load_from_builder(
         PhantomWiki, name, split=split, streaming=streaming, cache_dir=cache_dir, num_proc=num_proc, **kwargs
     )

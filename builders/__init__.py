@@ -1,3 +1,3 @@
 """Engines behind the `phantom_wiki` and `neoqa` datasets: plain Python data in and out, no Arrow."""
 
-__version__ = "0.7.0"
+__version__ = "0.8.0"

@@ -237,6 +237,7 @@ def instance_scores(
     points_u: list[float] = []
     cites: list[dict[str, float]] = []
     by_category: dict[str, tuple[list[bool], list[float]]] = {}
+    by_role: dict[str, list[bool]] = {}
     for instance in instances:
         identifier = instance["instance_id"]
         if identifier not in predictions:
@@ -260,6 +261,8 @@ def instance_scores(
         hits, earned = by_category.setdefault(category_of(instance), ([], []))
         hits.append(hit)
         earned.append(points)
+        if instance.get("missing_role"):
+            by_role.setdefault(str(instance["missing_role"]), []).append(hit)
 
     def mean(rows: list[dict[str, float]], key: str) -> float:
         return sum(row[key] for row in rows) / len(rows) if rows else math.nan
@@ -282,7 +285,13 @@ def instance_scores(
             name: _category_scores(name, by_category, acc_a, points_a)
             for name in sorted(by_category, key=lambda name: (name != "answerable", name != "insufficient", name))
         },
+        "per_role": _role_scores(by_role),
     }
+
+
+def _role_scores(by_role: Mapping[str, list[bool]]) -> dict[str, dict[str, float]]:
+    """Deflection accuracy on the insufficient instances by the role of their missing article (NeoQA figure 5)."""
+    return {role: {"accuracy": accuracy(hits), "count": len(hits)} for role, hits in sorted(by_role.items())}
 
 
 def category_of(instance: Mapping[str, Any]) -> str:
@@ -312,12 +321,20 @@ def choice_scores(instances: Iterable[Mapping[str, Any]], predictions: Mapping[s
     """Score multiple-choice predictions (``instance_id`` -> chosen option index, or None) on PhantomWiki instances.
 
     The gold option is ``gold_answer_idx`` (the answer on a sufficient instance, "Unanswerable" on every other).
-    Returns ``accuracy_answerable``, ``accuracy_deflection``, ``adt_score``, ``accuracy``, ``count`` and
-    ``per_category`` (accuracy per category, as in `instance_scores`).
+    Returns ``accuracy_answerable``, ``accuracy_deflection``, ``adt_score``, ``accuracy``, ``count``,
+    ``per_category`` (accuracy per category, as in `instance_scores`) and ``per_role``. Plain ``accuracy`` is never
+    the figure to quote alone: always choosing "Unanswerable" scores the share of must-deflect rows on it, and 0 on
+    ``adt_score``.
     """
+    rows = list(instances)
     answerable, deflect, by_category = _tally_choices(
-        instances, predictions, lambda instance: instance["answerable"] == "sufficient", category_of
+        rows, predictions, lambda instance: instance["answerable"] == "sufficient", category_of
     )
+    by_role: dict[str, list[bool]] = {}
+    for instance in rows:
+        if instance.get("missing_role"):
+            hit = is_correct(predictions[instance["instance_id"]], instance["gold_answer_idx"])
+            by_role.setdefault(str(instance["missing_role"]), []).append(hit)
     acc_answerable = accuracy(answerable) if answerable else math.nan
     acc_deflect = accuracy(deflect) if deflect else math.nan
     return {
@@ -327,6 +344,7 @@ def choice_scores(instances: Iterable[Mapping[str, Any]], predictions: Mapping[s
         "accuracy": accuracy(answerable + deflect),
         "count": len(answerable) + len(deflect),
         "per_category": {name: accuracy(hits) for name, hits in sorted(by_category.items())},
+        "per_role": _role_scores(by_role),
     }
 
 
@@ -335,6 +353,7 @@ def choice_scores(instances: Iterable[Mapping[str, Any]], predictions: Mapping[s
 _THINK_END = "</think>"
 _ANSWER_LINE = re.compile(r"^(?:final\s+)?answer\s*:\s*(.*)$", re.IGNORECASE)
 _CITATION = re.compile(r"\[\s*(\d+(?:\s*,\s*\d+)*)\s*\]")
+_MAX_CITATION_DIGITS = 9
 
 
 def read_response(response: str) -> dict[str, Any]:
@@ -342,7 +361,8 @@ def read_response(response: str) -> dict[str, Any]:
 
     Reasoning up to a final `</think>` is dropped; the answer is the last line labelled `Answer:`, or else
     the first non-empty line; `[n]` / `[n, m]` on that line or after it are citations of documents n, m
-    (numbered from 1, returned as 0-based positions); one trailing full stop and outer quotes are dropped.
+    (numbered from 1, returned as 0-based positions; a number of more than 9 digits is not a citation); one
+    trailing full stop and outer quotes are dropped. Any string is read, in time linear in its length.
     """
     lines = [line.strip() for line in response.rsplit(_THINK_END, 1)[-1].splitlines() if line.strip()]
     if not lines:
@@ -356,6 +376,7 @@ def read_response(response: str) -> dict[str, Any]:
         for text in [line, *lines[start + 1 :]]
         for group in _CITATION.findall(text)
         for n in group.split(",")
+        if len(n.strip()) <= _MAX_CITATION_DIGITS  # a longer number cites no document (and int() would refuse it)
     }
     answer = " ".join(_CITATION.sub(" ", line).split()).strip("*\"'` ").removesuffix(".").strip("*\"'` ")
     return {"answer": answer, "citations": sorted(cited)}

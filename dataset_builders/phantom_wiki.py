@@ -18,7 +18,7 @@ from builders import __version__
 from builders.digest import PHANTOMWIKI_CODE, code_digest
 from builders.phantomwiki import generate as engine
 from builders.phantomwiki.budget import check as check_memory
-from builders.phantomwiki.config import ConfigError, Settings, settings_from
+from builders.phantomwiki.config import ConfigError, Settings, parse_name, settings_from
 from builders.phantomwiki.features import datasets_features
 
 _DESCRIPTION = (
@@ -46,8 +46,11 @@ class PhantomWikiConfig(datasets.BuilderConfig):
     max_children: int = Settings.max_children
     questions_per_template: int = Settings.questions_per_template
     easy_mode: bool = Settings.easy_mode
+    places: bool = Settings.places
     instance_layout: str = Settings.instance_layout
     instance_documents: int = Settings.instance_documents
+    instance_documents_min: int = Settings.instance_documents_min
+    insufficient: str = Settings.insufficient
     max_evidence: int = Settings.max_evidence
     attribute_questions: bool = Settings.attribute_questions
     unanswerable: int = Settings.unanswerable
@@ -57,6 +60,7 @@ class PhantomWikiConfig(datasets.BuilderConfig):
     retriever: str = Settings.retriever
 
     def __post_init__(self) -> None:
+        parse_name(self.name)  # first: a name outside the grammar (`../x`) is our one line, not datasets' error
         super().__post_init__()
         knobs = {name: getattr(self, name) for name in Settings.knobs()}
         knobs.update({k: getattr(self, k) for k in ("size", "seed", "depth") if getattr(self, k) is not None})

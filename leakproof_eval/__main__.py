@@ -13,8 +13,13 @@ registered.
 
 from __future__ import annotations
 
+import math
 import re
+import socket
 import sys
+import tempfile
+import urllib.parse
+from pathlib import Path
 
 from . import TaskSetupError, tasks_path
 
@@ -43,13 +48,17 @@ def run(args: list[str]) -> int:
     limit = _option(args, "--limit")
     if limit is not None and not _positive(limit):
         print(
-            f"leakproof_eval: --limit {limit} must be above 0 (a count of documents, or a share below 1)",
+            f"leakproof_eval: --limit {limit} must be above 0 and finite (a count of documents, or a share below 1)",
             file=sys.stderr,
         )
         return 2
-    unusable = _unusable_model(_option(args, "--model"))
-    if unusable:
-        print(f"leakproof_eval: {unusable}", file=sys.stderr)
+    problem = (
+        _unusable_model(_option(args, "--model"))
+        or _unwritable(_option(args, "--output_path"))
+        or _unreachable(_option(args, "--model"), _option(args, "--model_args"))
+    )
+    if problem:
+        print(f"leakproof_eval: {problem}", file=sys.stderr)
         return 2
     if not any(arg == "--include_path" or arg.startswith("--include_path=") for arg in args):
         args = [*args, "--include_path", tasks_path()]
@@ -106,9 +115,48 @@ def _option(args: list[str], name: str) -> str | None:
 
 def _positive(text: str) -> bool:
     try:
-        return float(text) > 0
+        return math.isfinite(float(text)) and float(text) > 0
     except ValueError:
         return False
+
+
+def _unwritable(output_path: str | None) -> str | None:
+    """Why lm_eval could not save its results under `output_path` (a folder, or a .json file), said before the run
+    (lm_eval itself logs the failure and exits 0 having saved nothing)."""
+    if output_path is None:
+        return None
+    path = Path(output_path).expanduser()
+    folder = path.parent if path.suffix == ".json" else path
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as error:
+        return f"--output_path {output_path} cannot be written ({error.strerror or error}); give a folder you can write"
+    return None
+
+
+API_MODELS = ("local-completions", "local-chat-completions", "openai-completions", "openai-chat-completions")
+REACH_TIMEOUT = 5.0
+
+
+def _unreachable(model: str | None, model_args: str | None) -> str | None:
+    """Why an API model's base_url cannot be reached (nothing listens there, no such host), said at once and once,
+    before lm_eval would retry every request and log each failure."""
+    if model not in API_MODELS or not model_args:
+        return None
+    options = dict(part.split("=", 1) for part in model_args.split(",") if "=" in part)
+    base_url = options.get("base_url", "").strip()
+    parts = urllib.parse.urlsplit(base_url)
+    if not base_url or parts.scheme not in ("http", "https") or not parts.hostname:
+        return None if not base_url else f"base_url {base_url!r} in --model_args is not an http(s) URL"
+    try:
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+        socket.create_connection((parts.hostname, port), timeout=REACH_TIMEOUT).close()
+    except (OSError, ValueError) as error:
+        reason = getattr(error, "strerror", None) or str(error) or type(error).__name__
+        return f"cannot reach {base_url}: {reason}; is the server running, and is base_url in --model_args right?"
+    return None
 
 
 def main(argv: list[str]) -> int:

@@ -5,7 +5,7 @@ written beside it as a TSV (series, panel, x, y, count), so what a figure shows 
   documents, and agent runs' F1 when the run names its universe (the questions are made again to know their
   difficulty);
 * by_distractors: the same against the number of distractor documents an instance shows (the ablation layout's
-  0/20/40/60/80, or the fixed layout's fill);
+  0/20/40/60/80, or the fixed layout's per-row draw);
 * by_prompt_length: the same against the prompt's length in characters, in five bins of equal size (tokens
   depend on the tokenizer: about four characters each);
 * by_category: accuracy on the answerable documents and on each kind that must be refused;
@@ -293,8 +293,8 @@ def draw(plot: Plot, path: Path) -> None:
 
 
 def write_figures(report: Report, out: Path) -> list[tuple[str, str]]:
-    """Draw every figure that has something to show into `out` (PNG + TSV): a line figure needs two values of x (at
-    n = 50 no instance has a distractor, so there is no figure against distractors). (file name, caption) of each."""
+    """Draw every figure that has something to show into `out` (PNG + TSV): a line figure needs two values of x (rows
+    that all show as many distractors give no figure against them). (file name, caption) of each."""
     try:
         import matplotlib  # noqa: F401
     except ImportError:

@@ -83,6 +83,12 @@ def release_from(metadata: Mapping[str, Any]) -> Release:
             "NeoQA needs its release files: pass --metadata "
             '\'{"neoqa_data_dir": "<directory of dev/test.*.jsonl>", "neoqa_decryption_key": 23456}\''
         )
+    for name in ("data_dir", "config", "split", "cache_dir"):
+        if name in ours and not isinstance(ours[name], str):
+            raise TaskSetupError(f"{PREFIX}{name}={ours[name]!r} must be a string (JSON text in quotes)")
+    secret = ours.get("decryption_key")
+    if secret is not None and (isinstance(secret, bool) or not isinstance(secret, (int, str))):
+        raise TaskSetupError(f"{PREFIX}decryption_key={secret!r} must be a whole number or a string, e.g. 23456")
     config, split, seed = ours.get("config", "neoqa"), ours.get("split", "test"), ours.get("seed", 1)
     if config not in engine.INSTANCE_SETS:
         raise TaskSetupError(

@@ -23,6 +23,7 @@ from typing import Any
 from builders import metrics
 from builders.evidence import render
 from builders.metrics import read_response
+from builders.phantomwiki.budget import check as check_memory
 from builders.phantomwiki.config import ConfigError, Settings, format_name, parse_name, settings_from, universe_name
 
 from . import TaskSetupError
@@ -92,8 +93,11 @@ def universe_from(metadata: Mapping[str, Any]) -> Universe:
         )
     if "config" not in ours:
         raise TaskSetupError(f"metadata has no {PREFIX}config; give a universe name such as n500_s1")
+    for key in ("config", "cache_dir"):
+        if key in ours and not isinstance(ours[key], str):
+            raise TaskSetupError(f"{PREFIX}{key}={ours[key]!r} must be a string (JSON text in quotes)")
     try:
-        size, depth, seed, subset = parse_name(str(ours["config"]))
+        size, depth, seed, subset = parse_name(ours["config"])
     except ConfigError as error:
         raise TaskSetupError(f"{PREFIX}config: {error}") from None
     if str(ours["config"]).endswith("_" + subset):
@@ -111,6 +115,7 @@ def universe_from(metadata: Mapping[str, Any]) -> Universe:
     knobs = {key: ours[key] for key in Settings.knobs() if key in ours}
     try:
         settings, _ = settings_from(format_name(parts["size"], parts["depth"], parts["seed"]), **knobs)
+        check_memory(settings)  # on parse: a universe this machine cannot hold is refused before any task loads
     except ConfigError as error:
         raise TaskSetupError(f"{PREFIX}{error}") from None
     cache_dir = ours.get("cache_dir")
@@ -176,14 +181,15 @@ def _evidence_docs(metadata: Mapping[str, Any], subset: str, cite: bool) -> Any:
             "question": row["question"],
             "closed_world": row["closed_world"],
             "unanswerable_kind": row["unanswerable_kind"],
+            "premise_status": row["premise_status"],
+            "missing_role": row.get("missing_role", ""),
             "answer": row["answer"],
             "question_answer": row["question_answer"],
             "answerable": row["answerable"],
             "citations": row["citations"],
             "document_titles": [d["title"] for d in row["documents"]],
-            # for `python -m leakproof_eval report`'s breakdowns (rag rows have neither; no prompt shows them)
+            # for `python -m leakproof_eval report`'s breakdown by distractors (rag rows have none; no prompt shows it)
             "num_distractors": row.get("num_distractors"),
-            "missing_role": row.get("missing_role", ""),
             "difficulty": row["difficulty"],
             "is_aggregation_question": row["is_aggregation_question"],
         }

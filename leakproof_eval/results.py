@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from builders.metrics import category_of
 from builders.phantomwiki.config import ConfigError, Settings, settings_from, universe_name
 
 MAX_JSON_BYTES = 64 << 20
@@ -269,9 +270,7 @@ def read_samples(path: Path) -> list[Sample] | None:
             Sample(
                 difficulty=int(doc.get("difficulty", 0)),
                 answerable=answerable,
-                category={"sufficient": "answerable", "unanswerable": kind or "unanswerable"}.get(
-                    answerable, "insufficient"
-                ),
+                category=category_of({"answerable": answerable, "unanswerable_kind": kind}),
                 missing_role=str(doc.get("missing_role") or ""),
                 distractors=distractors if isinstance(distractors, int) and distractors >= 0 else None,
                 prompt_chars=len(prompt) if isinstance(prompt, str) else 0,

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
+from dataclasses import asdict
 from pathlib import Path
+from typing import Any
 
-from builders.phantomwiki.config import ConfigError, parse_name, settings_from
+from builders.phantomwiki.config import ConfigError, parse_name, settings_from, universe_name
 from builders.phantomwiki.generate import generate
 
 from .baselines import OracleModel, RandomWalkModel
-from .client import ChatClient, EndpointError
-from .runner import MODES, Model, run, table, tasks_of
+from .client import MAX_REPLY_BYTES, TIMEOUT, ChatClient, EndpointError
+from .runner import MODES, SCORES, TRAJECTORIES, Model, RunError, run, table, tasks_of
 from .tools import INVALID, Corpus
 
 BASELINES = ("oracle", "random-walk")
@@ -24,7 +27,8 @@ def parser() -> argparse.ArgumentParser:
         prog="python -m phantom_wiki agent",
         description="Run an agent with the paper's tools (RetrieveArticle, Search, Finish) over every question of a "
         "universe, against an OpenAI-compatible chat endpoint or a baseline without weights; write one "
-        "trajectory per question (trajectories.jsonl, resumable) and scores.json, and print the scores.",
+        "trajectory per question (trajectories.jsonl, resumable), run.json (what the run is) and scores.json, and "
+        "print the scores.",
     )
     p.add_argument("config", help="the universe, e.g. n500_s1 or n5000_d10_s3")
     p.add_argument("--base-url", help="the endpoint, e.g. http://127.0.0.1:8000/v1 (vLLM, llama.cpp's server, OpenAI)")
@@ -37,25 +41,58 @@ def parser() -> argparse.ArgumentParser:
         "--mode",
         choices=MODES,
         default="react",
-        help="react: the paper's Thought/Action/Observation text protocol; tools: native function calling",
+        help="react: the paper's Thought/Action/Observation text protocol; tools: native function calling "
+        "(default %(default)s)",
     )
     p.add_argument(
         "--tools",
         choices=tuple(INVALID),
         default="atomic",
-        help="atomic: RetrieveArticle and Search (the paper's); bm25: Search by title or BM25, and Lookup",
+        help="atomic: RetrieveArticle and Search (the paper's); bm25: Search by title or BM25, and Lookup "
+        "(default %(default)s)",
     )
-    p.add_argument("--max-steps", type=int, default=50, help="model calls per question at most (the paper's 50)")
-    p.add_argument("--limit", type=int, help="run the first N questions only")
-    p.add_argument("--concurrency", type=int, default=1, help="questions run at once")
-    p.add_argument("--out", required=True, help="folder for trajectories.jsonl and scores.json (a rerun resumes)")
+    p.add_argument(
+        "--max-steps",
+        type=int,
+        default=50,
+        metavar="N",
+        help="model calls per question at most (default %(default)s, the paper's); the table says how many "
+        "questions stopped there",
+    )
+    p.add_argument("--limit", type=int, metavar="N", help="run the first N questions only (default: all)")
+    p.add_argument(
+        "--concurrency", type=int, default=1, metavar="K", help="questions run at once (default %(default)s)"
+    )
+    p.add_argument(
+        "--out",
+        required=True,
+        help="folder for run.json, trajectories.jsonl and scores.json; a rerun of the same run resumes, another run "
+        "is refused",
+    )
+    p.add_argument(
+        "--overwrite", action="store_true", help="delete the run --out holds (its three files) and start again"
+    )
     p.add_argument(
         "--api-key-env",
         default="OPENAI_API_KEY",
         metavar="VAR",
-        help="environment variable holding the API key (default OPENAI_API_KEY; none is fine locally)",
+        help="environment variable holding the API key (default %(default)s; none is fine locally)",
     )
-    p.add_argument("--seed", type=int, default=0, help="the random walk's seed")
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=TIMEOUT,
+        metavar="SECONDS",
+        help="a request's whole time, connect to last byte (default %(default)g)",
+    )
+    p.add_argument(
+        "--max-reply-bytes",
+        type=int,
+        default=MAX_REPLY_BYTES,
+        metavar="N",
+        help="a larger reply is refused (default %(default)d, 8 MiB)",
+    )
+    p.add_argument("--seed", type=int, default=0, help="the random walk's seed (default %(default)s)")
     return p
 
 
@@ -63,10 +100,12 @@ def main(argv: list[str]) -> int:
     """Run the command; user errors end in one line."""
     args = parser().parse_args(argv)
     try:
-        for name in ("max_steps", "concurrency", "limit"):
+        for name in ("max_steps", "concurrency", "limit", "max_reply_bytes"):
             value = getattr(args, name)
             if value is not None and value < 1:
                 raise ConfigError(f"--{name.replace('_', '-')} {value} must be at least 1")
+        if not 0 < args.timeout < math.inf:
+            raise ConfigError(f"--timeout {args.timeout} must be a positive number of seconds")
         subset = parse_name(args.config)[3]
         if args.config.endswith("_" + subset):
             raise ConfigError(f"agent works on a whole universe: give {args.config.removesuffix('_' + subset)!r}")
@@ -75,18 +114,33 @@ def main(argv: list[str]) -> int:
                 f"give --base-url for model {args.model!r}, or --model {' or '.join(BASELINES)} "
                 "to run a baseline without weights"
             )
-        generated = generate(settings_from(args.config)[0])
-        tasks = tasks_of(generated)[: args.limit]
-        model: Model
-        if args.base_url:
-            model = ChatClient(args.base_url, args.model, api_key=os.environ.get(args.api_key_env) or None)
-        elif args.model == "oracle":
-            model = OracleModel(tasks)
-        else:
-            model = RandomWalkModel(args.seed)
         out = Path(args.out)
         if out.exists() and not out.is_dir():
             raise ConfigError(f"--out {out} is a file; give a folder")
+        settings = settings_from(args.config)[0]
+        model: Model
+        if args.base_url:
+            model = ChatClient(
+                args.base_url,
+                args.model,
+                api_key=os.environ.get(args.api_key_env) or None,
+                timeout=args.timeout,
+                max_reply_bytes=args.max_reply_bytes,
+            )
+        generated = generate(settings)
+        tasks = tasks_of(generated)[: args.limit]
+        if args.model == "oracle" and not args.base_url:
+            model = OracleModel(tasks)
+        elif not args.base_url:
+            model = RandomWalkModel(args.seed)
+        identity: dict[str, Any] = {
+            "universe": universe_name(settings),
+            "settings": asdict(settings),
+            "model": args.model,
+            "base_url": args.base_url,
+        }
+        if args.model == "random-walk" and not args.base_url:
+            identity["seed"] = args.seed
 
         def progress(done: int, total: int) -> None:
             if done == total or done % 50 == 0:
@@ -102,10 +156,12 @@ def main(argv: list[str]) -> int:
             args.max_steps,
             args.concurrency,
             progress,
+            identity=identity,
+            overwrite=args.overwrite,
         )
-    except (ConfigError, EndpointError) as error:
+    except (ConfigError, EndpointError, RunError) as error:
         print(f"phantom_wiki agent: {error}", file=sys.stderr)
         return 2
     print(table(summary))
-    print(f"wrote {out / 'trajectories.jsonl'} and {out / 'scores.json'}")
+    print(f"wrote {out / TRAJECTORIES} and {out / SCORES}")
     return 0

@@ -191,16 +191,17 @@ def _gold(entry: Mapping[str, Any]) -> list[str]:
     return list(answer) if isinstance(answer, (list, tuple)) else [part.strip() for part in str(answer).split(",")]
 
 
-def score_answer(answer: str | None, entry: Mapping[str, Any]) -> float:
+def score_answer(answer: Any, entry: Mapping[str, Any]) -> float:
     """The reward of one answer in [0, 1]: answer-set F1 as the paper scores it, deflection rules as builders.metrics.
 
     The answer is read as lm-eval's tasks read responses (reasoning up to `</think>` dropped, the last `Answer:`
-    line if any). A gold deflection scores 1 for a deflection and 0 for anything else; declining a question
-    that has an answer scores 0.
+    line if any); a TRL conversational completion (a list of messages, or of text parts) is read as its text. A
+    gold deflection scores 1 for a deflection and 0 for anything else; declining a question that has an answer
+    scores 0. Any string scores, however long or strange.
     """
     if answer is None:
         return 0.0
-    read = read_response(str(answer))["answer"]
+    read = read_response(_completion_text(answer))["answer"]
     gold = _gold(entry)
     if gold == [DEFLECTION]:
         return float(is_deflection(read))
@@ -209,13 +210,31 @@ def score_answer(answer: str | None, entry: Mapping[str, Any]) -> float:
     return answer_scores(read, gold)["f1"]
 
 
+def _text_of(content: Any) -> str:
+    """A message's content as text: a string, or the text parts of a list of parts joined."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, Sequence) and not isinstance(content, (bytes, bytearray)):
+        return "".join(
+            str(part.get("text") or "") if isinstance(part, Mapping) else str(part)
+            for part in content
+            if not isinstance(part, Mapping) or part.get("type", "text") == "text"
+        )
+    return "" if content is None else str(content)
+
+
 def _completion_text(completion: Any) -> str:
-    """A TRL completion as text: a string (standard format) or the last message of a conversation."""
+    """A TRL completion as text: a string (standard format), the last message of a conversation (its content a string
+    or text parts), or a list of text parts."""
     if isinstance(completion, str):
         return completion
+    if isinstance(completion, Mapping):
+        return _text_of(completion.get("content", completion.get("text")))
     if isinstance(completion, Sequence) and completion and isinstance(completion[-1], Mapping):
-        return str(completion[-1].get("content", ""))
-    return str(completion)
+        if "role" in completion[-1] or "content" in completion[-1]:
+            return _text_of(completion[-1].get("content"))
+        return _text_of(completion)
+    return _text_of(completion)
 
 
 def reward(
@@ -226,12 +245,25 @@ def reward(
 ) -> list[float]:
     """A reward function with the signature TRL's GRPOTrainer calls: `reward(completions=..., **dataset_columns)`.
 
-    The dataset's `answer` column (and, when present, `metadata`) gives the gold answers of each completion.
+    The dataset's `answer` column (and, when present, `metadata`) gives the gold answers of each completion; the
+    columns are one entry per completion, as TRL passes them (a lone string is refused, not read letter by letter).
     """
     if answer is None:
         raise ValueError("reward needs the dataset's `answer` column (TRL passes every column by name)")
+    for name, column in (("completions", completions), ("answer", answer), ("metadata", metadata)):
+        if column is not None and (isinstance(column, (str, bytes, Mapping)) or not isinstance(column, Sequence)):
+            raise ValueError(
+                f"reward's {name} is a {type(column).__name__}; give a list with one entry per completion "
+                f"(e.g. completions=[text], answer=[gold])"
+            )
+    if len(answer) != len(completions) or (metadata is not None and len(metadata) != len(completions)):
+        sizes = f"{len(completions)} completions, {len(answer)} answers" + (
+            f", {len(metadata)} metadata" if metadata is not None else ""
+        )
+        raise ValueError(f"reward's columns do not line up: {sizes}; give one entry of each per completion")
     rewards = []
     for index, completion in enumerate(completions):
-        entry = {"answer": answer[index], "metadata": metadata[index] if metadata is not None else {}}
-        rewards.append(score_answer(_completion_text(completion), entry))
+        row_metadata = metadata[index] if metadata is not None else None
+        entry = {"answer": answer[index], "metadata": row_metadata if isinstance(row_metadata, Mapping) else {}}
+        rewards.append(score_answer(completion, entry))
     return rewards

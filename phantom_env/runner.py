@@ -20,14 +20,17 @@ Scores are the paper's answer precision, recall, F1 and exact match (builders.me
 from __future__ import annotations
 
 import json
+import os
 import threading
-from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any, Protocol
 
+from builders import __version__
+from builders.locks import FolderBusy, held
 from builders.metrics import answer_scores, read_response
 from builders.phantomwiki.generate import Generated
 from builders.phantomwiki.required import RequiredSets, starts_from_attribute
@@ -38,6 +41,9 @@ from .tools import Corpus, Episode, argument_of, format_pred, parse_action, sche
 PROMPTS = Path(__file__).with_name("prompts")
 MODES = ("tools", "react")
 TRAJECTORIES = "trajectories.jsonl"
+SCORES = "scores.json"
+RUN_FILE = "run.json"
+LOCK = ".agent-run.lock"
 
 
 class Model(Protocol):
@@ -188,17 +194,128 @@ def _run_react(model: Model, episode: Episode, task: Task, max_steps: int, state
     )
 
 
-def read_trajectories(path: Path) -> dict[str, dict[str, Any]]:
-    """The trajectories already written (a line cut short by an interruption is dropped and rerun)."""
+class RunError(RuntimeError):
+    """The output folder cannot be used as asked (another run's, in use, damaged, not writable); one line."""
+
+
+_NUMBERS = ("precision", "recall", "f1", "exact_match")
+
+
+def _problem(row: Any) -> str | None:
+    """What makes a parsed line not a trajectory the runner wrote, or None."""
+    if not isinstance(row, dict):
+        return f"a JSON {type(row).__name__}, not an object"
+    expected: tuple[tuple[str, type | tuple[type, ...]], ...] = (
+        ("id", str),
+        ("finished", bool),
+        ("steps", int),
+        ("minimum_calls", int),
+        ("tool_calls", list),
+        *((name, (int, float)) for name in _NUMBERS),
+    )
+    for key, kind in expected:
+        value = row.get(key)
+        if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+            return f"{key!r} missing" if key not in row else f"{key!r} is {type(value).__name__}"
+    if not all(isinstance(call, dict) and isinstance(call.get("tool"), str) for call in row["tool_calls"]):
+        return "'tool_calls' holds an entry without a tool name"
+    return None
+
+
+def _slim(row: dict[str, Any]) -> dict[str, Any]:
+    """What the summary needs of a trajectory (no messages, no observations): a resumed run holds this much only."""
+    slim = {key: value for key, value in row.items() if key != "messages"}
+    slim["tool_calls"] = [{"tool": call["tool"]} for call in row["tool_calls"]]
+    return slim
+
+
+def _scan(path: Path, keep: Callable[[dict[str, Any]], dict[str, Any]]) -> tuple[dict[str, dict[str, Any]], int, bool]:
+    """(the trajectories of `path` by id, the bytes they fill, whether the last one lacks its newline).
+
+    A last line without its newline that is not a whole trajectory was cut by an interruption: it is left out.
+    Any other line that is not a trajectory is a RunError naming it: damage, not an interruption.
+    """
     done: dict[str, dict[str, Any]] = {}
-    if path.exists():
-        for line in path.read_text(encoding="utf-8").splitlines():
+    whole, unterminated = 0, False
+    if not path.exists():
+        return done, whole, unterminated
+    with path.open("rb") as handle:
+        for number, raw in enumerate(handle, 1):
+            last = not raw.endswith(b"\n")
             try:
-                row = json.loads(line)
-            except json.JSONDecodeError:
-                continue
-            done[row["id"]] = row
+                row = json.loads(raw)
+                problem = _problem(row)
+            except (ValueError, RecursionError):  # not JSON, not UTF-8, or nested past Python's stack
+                row, problem = None, "not JSON"
+            if problem and last:
+                break
+            if problem:
+                raise RunError(
+                    f"{path} line {number} is not a trajectory ({problem}): delete that line to rerun its question, "
+                    "or pass --overwrite to start again"
+                )
+            done[row["id"]] = keep(row)
+            whole, unterminated = whole + len(raw), last
+    return done, whole, unterminated
+
+
+def read_trajectories(path: Path) -> dict[str, dict[str, Any]]:
+    """The trajectories written so far, by question id (a last line cut short by an interruption is left out; any
+    other line that is not a trajectory is a RunError)."""
+    return _scan(path, lambda row: row)[0]
+
+
+def _resume(path: Path) -> dict[str, dict[str, Any]]:
+    """The trajectories already written (slim), the file repaired for appending: a cut last line is cut off the file
+    (one truncation, so no moment loses a whole line), a whole last line lacking its newline gets it."""
+    done, whole, unterminated = _scan(path, _slim)
+    if path.exists() and path.stat().st_size != whole:
+        os.truncate(path, whole)
+        with path.open("rb") as handle:
+            os.fsync(handle.fileno())
+    if unterminated:
+        with path.open("ab") as handle:
+            handle.write(b"\n")
     return done
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    """Write a whole file by a temporary file and a rename, synced: a kill leaves the old file or the new one."""
+    partial = path.with_name(path.name + ".partial")
+    with partial.open("w", encoding="utf-8") as handle:
+        handle.write(text)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(partial, path)
+
+
+def _identity(out: Path, record: dict[str, Any], overwrite: bool) -> None:
+    """Refuse a folder holding another run (one line naming the first difference); record this run in run.json."""
+    if overwrite:
+        for name in (TRAJECTORIES, SCORES, RUN_FILE):
+            (out / name).unlink(missing_ok=True)
+    again = "give another --out, or pass --overwrite to start again"
+    path = out / RUN_FILE
+    if path.exists():
+        try:
+            recorded = json.loads(path.read_text(encoding="utf-8"))
+        except (ValueError, OSError):
+            recorded = None
+        if not isinstance(recorded, dict):
+            raise RunError(f"{path} is damaged, so what run {out} holds is unknown; {again}")
+        for key in sorted(set(recorded) | set(record)):
+            if recorded.get(key) != record.get(key):
+                was, now = _shown(recorded.get(key)), _shown(record.get(key))
+                raise RunError(f"--out {out} holds a run with {key} {was}, not {now}; {again}")
+        return
+    if (out / TRAJECTORIES).exists():
+        raise RunError(f"--out {out} holds trajectories but no {RUN_FILE} saying which run made them; {again}")
+    _write_atomically(path, json.dumps(record, indent=2, sort_keys=True) + "\n")
+
+
+def _shown(value: Any) -> str:
+    text = json.dumps(value, sort_keys=True)
+    return text if len(text) <= 120 else text[:117] + "..."
 
 
 def run(
@@ -211,34 +328,87 @@ def run(
     max_steps: int = 50,
     concurrency: int = 1,
     progress: Callable[[int, int], None] | None = None,
+    identity: Mapping[str, Any] | None = None,
+    overwrite: bool = False,
 ) -> dict[str, Any]:
-    """Run every task not yet in `out/trajectories.jsonl`, append each trajectory as it ends, and score them all."""
-    out.mkdir(parents=True, exist_ok=True)
+    """Run every task not yet in `out/trajectories.jsonl`, append each trajectory as it ends, and score them all.
+
+    `out/run.json` records the run (mode, tools, step limit, package version and `identity`: the universe, the model,
+    the endpoint); a folder holding a different run is refused unless `overwrite`, and a folder another runner
+    holds is refused, naming it.
+    """
+    if mode not in MODES:
+        raise ValueError(f"unknown mode {mode!r}; expected one of {', '.join(MODES)}")
+    record = {"mode": mode, "tools": variant, "max_steps": max_steps, "package_version": __version__}
+    record.update(identity or {})
+    try:
+        with held(out / LOCK, f"--out {out}", "wait for that run to end, or give another --out"):
+            _identity(out, record, overwrite)
+            summary = _run_tasks(model, corpus, tasks, out, mode, variant, max_steps, concurrency, progress)
+            _write_atomically(out / SCORES, json.dumps(summary, indent=2) + "\n")
+    except FolderBusy as error:
+        raise RunError(str(error)) from None
+    except OSError as error:
+        where = f" {error.filename}" if error.filename else f" in {out}"
+        raise RunError(
+            f"cannot write{where}: {error.strerror or error}; the trajectories already written are kept and a rerun "
+            "resumes from them"
+        ) from None
+    return summary
+
+
+def _run_tasks(
+    model: Model,
+    corpus: Corpus,
+    tasks: Sequence[Task],
+    out: Path,
+    mode: str,
+    variant: str,
+    max_steps: int,
+    concurrency: int,
+    progress: Callable[[int, int], None] | None,
+) -> dict[str, Any]:
+    """The episodes of the tasks not yet done, appended as each ends; the summary of all."""
     path = out / TRAJECTORIES
-    done = read_trajectories(path)
-    if path.exists():  # drop a cut line so appends start on a fresh line
-        path.write_text("".join(json.dumps(row) + "\n" for row in done.values()), encoding="utf-8")
+    done = _resume(path)
     todo = [task for task in tasks if task.id not in done]
-    lock = threading.Lock()
+    lock, failed = threading.Lock(), threading.Event()
+    with path.open("a", encoding="utf-8") as handle:
 
-    def one(task: Task) -> None:
-        trajectory = run_episode(model, corpus, task, mode, variant, max_steps)
-        with lock, path.open("a", encoding="utf-8") as handle:
-            handle.write(json.dumps(trajectory) + "\n")
-            done[task.id] = trajectory
-            if progress:
-                progress(len(done), len(tasks))
+        def one(task: Task) -> None:
+            if failed.is_set():  # the first failure ends the run: no new question starts
+                return
+            try:
+                trajectory = run_episode(model, corpus, task, mode, variant, max_steps)
+            except BaseException:
+                failed.set()
+                raise
+            line = json.dumps(trajectory) + "\n"
+            with lock:
+                handle.write(line)
+                handle.flush()  # in the kernel's hands: a killed run keeps every line written
+                done[task.id] = _slim(trajectory)
+                if progress:
+                    progress(len(done), len(tasks))
 
-    with ThreadPoolExecutor(max_workers=max(1, concurrency)) as pool:
-        for _ in pool.map(one, todo):
-            pass
+        with ThreadPoolExecutor(max_workers=max(1, concurrency)) as pool:
+            futures = [pool.submit(one, task) for task in todo]
+            try:
+                for future in as_completed(futures):
+                    future.result()
+            except BaseException:
+                failed.set()
+                for future in futures:
+                    future.cancel()
+                raise
     summary = summarise([done[task.id] for task in tasks])
-    (out / "scores.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+    summary["max_steps"] = max_steps
     return summary
 
 
 def summarise(trajectories: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """Mean answer scores and tool calls per question against the minimum."""
+    """Mean answer scores and tool calls per question against the minimum; `step_limit` counts the questions that
+    ended at the step limit (an episode ends unfinished only there)."""
     count = len(trajectories)
 
     def mean(key: str) -> float:
@@ -249,6 +419,7 @@ def summarise(trajectories: Sequence[dict[str, Any]]) -> dict[str, Any]:
     return {
         "questions": count,
         "finished": sum(t["finished"] for t in trajectories),
+        "step_limit": sum(not t["finished"] for t in trajectories),
         "precision": mean("precision"),
         "recall": mean("recall"),
         "f1": mean("f1"),
@@ -263,9 +434,11 @@ def summarise(trajectories: Sequence[dict[str, Any]]) -> dict[str, Any]:
 
 def table(summary: dict[str, Any]) -> str:
     """The summary as a markdown table."""
+    limit = f" (--max-steps {summary['max_steps']})" if "max_steps" in summary else ""
     rows = [
         ("questions", f"{summary['questions']}"),
         ("finished", f"{summary['finished']}"),
+        ("stopped at the step limit" + limit, f"{summary['step_limit']}"),
         ("F1", f"{summary['f1']:.3f}"),
         ("exact match", f"{summary['exact_match']:.3f}"),
         ("precision", f"{summary['precision']:.3f}"),

@@ -80,8 +80,8 @@ def _knob_arguments(parser: argparse.ArgumentParser, stages: tuple[str, ...]) ->
         flag = "--" + knob.replace("_", "-")
         expected = RANGES[knob][1] if knob in RANGES else ""
         help_text = f"{text} (default {default}" + (f"; {expected})" if expected else ")")
-        if isinstance(default, bool):
-            group.add_argument(flag, dest=knob, action="store_true", help=help_text)
+        if isinstance(default, bool):  # --places / --no-places
+            group.add_argument(flag, dest=knob, action=argparse.BooleanOptionalAction, default=default, help=help_text)
         else:
             group.add_argument(
                 flag,
@@ -461,12 +461,12 @@ def _show(args: argparse.Namespace) -> int:
 
 def main(argv: list[str], faces: Mapping[str, Face] | None = None) -> int:
     """Run one command; user errors end in a one-line message."""
+    if faces and argv[:1] and argv[0] in faces:  # a face parses its own arguments, --help included
+        return faces[argv[0]](argv[1:])
     args = parser(faces).parse_args(argv)
     handlers = {"generate": _generate, "publish": _publish, "list": _list, "prolog": _prolog, "resolve": _resolve}
     handlers["show"] = _show
     try:
-        if faces and args.command in faces:
-            return faces[args.command](args.arguments)
         return handlers[args.command](args)
     except (ConfigError, ValueError, FileNotFoundError) as error:
         print(f"phantom_wiki: {error}", file=sys.stderr)

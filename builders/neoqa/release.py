@@ -404,11 +404,12 @@ def _present(root: str | Path, split: str, kind: str, key: int | str | None) -> 
 def check_complete(root: str | Path, split: str, key: int | str | None) -> None:
     """Refuse a split whose files do not hold each other whole: a file cut at a line boundary still parses.
 
-    Of the files present: every article must belong to an event of the split's timelines, and every event must
-    have as many articles as the other events of its timeline (12 in the official release, section 3 of the
-    paper); every timeline must have questions, and every parent question a false-premise or
-    uncertain-specificity question names must be there. A shortfall is one line naming the file. (A cut that
-    removes only the last questions of a timeline, parents with their variants, leaves no trace to check.)
+    Of the files present: every article must belong to an event of the split's timelines, every timeline must
+    have articles, and every event as many as the other events of its timeline (12 in the official release,
+    section 3 of the paper); every timeline must have questions and every question a timeline, and every parent
+    question a false-premise or uncertain-specificity question names must be there. A shortfall is one line naming
+    the file. (A questions file cut between two parent questions of one timeline, each with all its variants,
+    leaves no trace: the release counts no questions per timeline.)
     """
     timelines = _present(root, split, "timelines", key)
     news = _present(root, split, "news", key)
@@ -420,6 +421,13 @@ def check_complete(root: str | Path, split: str, key: int | str | None) -> None:
         ids = {row["question_id"] for row in questions}
         orphans = sorted(row["question_id"] for row in questions if row.get("parent_question_id") not in (None, *ids))
         missing = sorted({row["timeline_id"] for row in timelines or ()} - {row["timeline_id"] for row in questions})
+        unknown = sorted({row["timeline_id"] for row in questions} - {row["timeline_id"] for row in timelines or ()})
+        if timelines is not None and unknown:
+            raise ReleaseFormatError(
+                f"{questions_file} has questions about timeline {unknown[0]}, which "
+                f"{release_filename(split, 'timelines')} does not hold: a file is cut short or damaged; download the "
+                "release again"
+            )
         if missing or orphans:
             what = (
                 f"no question about timeline {missing[0]}" if missing else f"question {orphans[0]} without its parent"
@@ -443,6 +451,11 @@ def _check_news(timelines: list[dict[str, Any]], news: list[dict[str, Any]], spl
     for timeline in sorted(set(events.values())):
         counts = {event: count for event, count in per_event.items() if events[event] == timeline}
         expected = max(counts.values())
+        if expected == 0:  # a cut at a timeline boundary in the middle of the file: a whole timeline gone
+            raise ReleaseFormatError(
+                f"{news_file} holds no article of timeline {timeline}: the file is cut short or damaged; download "
+                "the release again"
+            )
         short = sorted(event for event, count in counts.items() if count < expected)
         if short:
             raise ReleaseFormatError(

@@ -8,7 +8,15 @@ from dataclasses import dataclass
 from .relations import ARTICLE_RELATIONS, attributes, relations
 from .universe import Universe
 
-ARTICLE_ATTRIBUTES = ("dob", "job", "hobby", "gender")
+ARTICLE_ATTRIBUTES = (
+    "dob",
+    "job",
+    "hobby",
+    "birthplace",
+    "residence",
+    "school",
+    "gender",
+)  # places: where a person has one
 
 
 @dataclass

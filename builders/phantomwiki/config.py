@@ -20,6 +20,7 @@ _NAME = re.compile(rf"n(?P<size>{_NUMBER})(?:_d(?P<depth>{_NUMBER}))?_s(?P<seed>
 
 
 LAYOUTS = ("fixed", "ablation")
+INSUFFICIENT = ("by_role", "all")
 DISTRACTORS = ("hard", "easy")
 FORMATS = DOCUMENT_FORMATS
 RETRIEVERS = ENGINES
@@ -43,6 +44,11 @@ RANGES: dict[str, tuple[Callable[[Any], bool], str]] = {
     "questions_per_template": (lambda v: v >= 0, "at least 0"),
     "instance_layout": (lambda v: v in LAYOUTS, f"one of {', '.join(LAYOUTS)}"),
     "instance_documents": (lambda v: v >= 0, "at least 0"),
+    "instance_documents_min": (
+        lambda v: v >= 0,
+        "at least 0 (at most instance_documents: the range a row's count is drawn from)",
+    ),
+    "insufficient": (lambda v: v in INSUFFICIENT, f"one of {', '.join(INSUFFICIENT)}"),
     "max_evidence": (lambda v: v >= 1, "at least 1"),
     "unanswerable": (lambda v: 0 <= v <= 10, "between 0 and 10 variants of each kind per question"),
     "distractors": (lambda v: v in DISTRACTORS, f"one of {', '.join(DISTRACTORS)}"),
@@ -66,9 +72,16 @@ class Settings:
     max_children: int = 5
     questions_per_template: int = 10
     easy_mode: bool = False
+    places: bool = (
+        True  # some people have a birthplace, a city of residence, a school (False: articles as before 0.8.0)
+    )
     # Evidence instances and retrieval (subsets `instances` and `rag`); see builders/phantomwiki/instances.py.
     instance_layout: str = "fixed"  # "fixed": `instance_documents` per instance; "ablation": 0/20/40/60/80 distractors
-    instance_documents: int = 32  # total documents per instance in the fixed layout
+    instance_documents: int = 32  # most documents in an instance of the fixed layout
+    instance_documents_min: int = 16  # fewest (at most instance_documents): each row draws its count in between
+    insufficient: str = (
+        "by_role"  # "by_role": per question one insufficient instance per role of missing article; "all"
+    )
     max_evidence: int = 32  # questions whose required set holds more articles than this get no instances
     attribute_questions: bool = False  # instances for questions starting from an attribute value (closed world)
     unanswerable: int = 1  # unanswerable variants of each kind per question family in instances and rag (0: none)

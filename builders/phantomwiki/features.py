@@ -23,10 +23,10 @@ _QUESTION = {
     "question_family_id": _STRING,  # NeoQA's field: a question and its unanswerable variants share it
     "question": _STRING,
     "unanswerable_kind": _STRING,  # for an unanswerable variant: false_premise_relation, ... ("" otherwise)
-    "premise": _STRING,  # the fact a variant rests on, e.g. cousin("Geri Adey", "Lanny Widgeon") ("" otherwise)
-    "premise_status": _STRING,  # "refuted" (the universe contradicts it) or "unknown" (it does not model it)
+    "premise": _STRING,  # the fact the wording states, true or not, e.g. cousin("Geri Adey", "Lanny Widgeon") or ""
+    "premise_status": _STRING,  # "confirmed" (a true premise), "refuted" (false), "unknown" (the universe does not say)
     "closed_world": _STRING,  # for a question starting from an attribute value: how many hold it ("" otherwise)
-    "question_answer": [_STRING],  # the question's true answers, whatever the evidence
+    "question_answer": [_STRING],  # the answers of the question as worded (if its premise held), whatever the evidence
     "difficulty": _INT,
     "is_aggregation_question": _BOOL,
     "answer": [_STRING],  # the gold output: question_answer, or [metrics.DEFLECTION] when insufficient
@@ -50,19 +50,20 @@ FEATURES: dict[str, dict[str, Any]] = {
     "corpus": {"title": _STRING, "article": _STRING, "facts": [_STRING]},
     "database": {"content": _STRING},
     "instances": {
-        "instance_id": _STRING,
+        "instance_id": _STRING,  # a digest, naming no label
         **_QUESTION,
         "evidence_titles": [_STRING],
         "missing_article": _STRING,  # "" for a sufficient instance
+        "missing_role": _STRING,  # the missing article's role: anchor, answer, bridge or dead_end ("" if none)
         "distractor_titles": [_STRING],
         "num_distractors": _INT,
         "layout": _STRING,  # "fixed" or "ablation"
         "distractor_kind": _STRING,  # "hard" or "easy"
-        "answer_options": [_STRING],  # multiple choice: the family's options, "Unanswerable" among them
+        "answer_options": [_STRING],  # multiple choice: the gold answer, decoys like it and "Unanswerable", shuffled
         "gold_answer_idx": _INT,  # the correct option: the gold answer if sufficient, else "Unanswerable"
     },
     "rag": {
-        "instance_id": _STRING,  # question id / rag-k, and / kind-n for an unanswerable variant
+        "instance_id": _STRING,  # a digest, naming no label
         **_QUESTION,
         "retrieved_titles": [_STRING],  # BM25 top-k of the question text, best first
         "retrieved_sufficient": _BOOL,

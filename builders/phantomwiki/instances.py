@@ -3,12 +3,17 @@
 The labels follow one rule (builders/phantomwiki/required.py, stated in the README and the prompts): a
 person's own article is the complete source of their family, friends and attributes, and a question
 needs the article of everyone whose lists or attributes it reads, hop by hop from its anchor, dead ends
-included: its required set. For each question:
-  * sufficient instance: the whole required set (plus distractors); the answer computed from the
-    documents is the gold answer and provably complete. As a guard, the lenient reader of
-    builders/phantomwiki/reading.py (which also uses every other sentence) must derive exactly the gold
-    answer from the required set, or generation stops;
-  * insufficient instances: one per required article, the set without it; gold answer DEFLECTION;
+included: its required set. A question's family of rows (spec/validity.md: only reading tells the labels apart):
+  * one sufficient row: the whole required set (plus distractors); the answer computed from the documents is the
+    gold answer and provably complete. As a guard, the lenient reader of builders/phantomwiki/reading.py (which
+    also uses every other sentence) must derive exactly the gold answer from the required set, or generation stops;
+  * insufficient rows: by default one per role of missing article that the question has (`missing_role`: the
+    anchor, an answer's fact, a bridge on a path to an answer, a dead end; required.ROLES), the article drawn among
+    those of that role; `insufficient="all"` gives one per required article. Gold answer DEFLECTION;
+  * unanswerable variants (variants.py): a false or unknowable premise, or a person who does not exist;
+  * the wording of each sufficient and insufficient row is drawn like the variants' wordings: a true-premise control
+    for each false-premise kind (a named relative, the person's own occupation, place, ...) or the plain question,
+    so that a premise in the question says nothing about the label until the documents are read;
   * questions starting from an attribute value ("the person whose hobby is tango") are decidable only
     in a closed world: with `attribute_questions=True` they get instances whose required set holds every
     holder of the value and whose `closed_world` sentence says how many there are; by default they
@@ -16,40 +21,54 @@ included: its required set. For each question:
   * distractors: articles outside the set, the BM25 neighbours of the question plus its evidence
     texts ("hard") or seeded random ones ("easy"). An article joined by any family or friend fact
     to the people the question reaches is never a distractor (see `Evidence.distractors`);
-  * layouts (builders/evidence.py): "fixed" = `instance_documents` documents per instance,
-    "ablation" = 0/20/40/60/80 nested distractors; levels above what the corpus holds are left out;
+  * every row draws its own distractors from the question's pool and its own document order, so no two rows share
+    a document list; layouts (builders/evidence.py): "fixed" = a number of documents drawn per row in
+    [instance_documents_min, instance_documents], "ablation" = 0/20/40/60/80 distractors (each level a prefix of
+    the next, per row); levels above what the corpus holds are left out;
   * questions whose required set holds more than `max_evidence` articles get no instances (a question
-    needing 300 articles would give 300 instances of 300 documents each).
-Defaults: `max_evidence=32` and `instance_documents=32`, so every instance of a question shows the same
-32 documents' worth of evidence and distractors (an insufficient one takes one more distractor in the
-place of its missing article). `instance_documents=10` is close to CReSt's setting,
-`instance_layout="ablation"` NeoQA's section 6.
+    needing 300 articles would give 300 instances of 300 documents each);
+  * `instance_id` is a digest: it names no label; the rows of a question come in a seeded order.
 
 RAG (`rag` subset): the BM25 top-k articles of the question text over the whole corpus (k = 4, the
-paper's), in rank order; sufficient exactly when they hold the question's whole required set.
+paper's), in rank order; sufficient exactly when they hold the question's whole required set. Each family with
+unanswerable variants also has one control per premise variant, worded alike, with its own retrieval.
 """
 
 from __future__ import annotations
 
+import hashlib
+import random
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ..evidence import arrange, citations, distractor_counts, document_order, render
+from ..evidence import ABLATION_LEVELS, citations, render
 from ..metrics import DEFLECTION
 from ..retrieval import Bm25Index, top_k
-from ..rng import below, shuffled, stream
+from ..rng import below, pick, shuffled, stream
 from .articles import read_article
-from .config import Settings
+from .config import Settings, universe_name
 from .kinship import Kinship
-from .options import UNANSWERABLE, OptionMaker, option_text
+from .options import UNANSWERABLE, OptionMaker
 from .questions import Question
 from .reading import CompiledArticle, Names, Reading, compile_article
 from .relations import relation_bank
-from .required import RequiredSets, Shown, closed_world_statement, proven, starts_from_attribute
+from .required import (
+    ROLES,
+    RequiredSets,
+    Shown,
+    closed_world_statement,
+    proven,
+    relation_premise,
+    starts_from_attribute,
+)
 from .solver import Solver, parse_literal
 from .stages import Generated
-from .variants import Variant, VariantMaker
+from .variants import PLAIN, Form, FormMaker
+
+POOL_SLACK = 8  # distractor candidates beyond the most a row takes, so rows draw different ones
+REDRAWS = 20  # draws of a row's distractors before a document list another row of its question shows is accepted
 
 
 def _count_map(solver: Solver, kinship: Kinship, query: list[str]) -> dict[str, int]:
@@ -77,11 +96,15 @@ class Evidence:
         self.solver = Solver(self.kinship)
         self.required_sets = RequiredSets(generated.universe)
         bank = relation_bank(self.settings.easy_mode)
-        self.variant_maker = VariantMaker(self.kinship, self.settings.seed, bank)
-        self.option_maker = OptionMaker(self.kinship, self.settings.seed, bank)
+        self.form_maker = FormMaker(self.kinship, self.solver, self.settings.seed, bank)
+        self.option_maker = OptionMaker(self.kinship, self.solver, self.settings.seed, bank)
+        self._cases: dict[tuple[str, str], Case | None] = {}  # (question id, form key) -> its case
+        self._options: dict[tuple[str, tuple[str, ...]], tuple[str, ...]] = {}  # (question id, query) -> options
+        self._role_tables: dict[tuple[tuple[str, ...], bool], dict[str, str]] = {}  # (query, start is anchor) -> roles
         self._walks: dict[str, tuple[set[int], list[str]]] = {}  # question id -> (required set, answers by the rule)
         self._naming: dict[str, list[str]] = {}  # name -> titles of the articles naming them (see `naming`)
-        self._family: set[str] = set()  # ids of the questions with a checked sufficient set
+        self._sufficient: dict[str, list[str] | None] = {}  # question id -> its checked required set (or None)
+        self._variants: dict[str, list[Form]] = {}
         self._index: Bm25Index | None = None
         self._scores: np.ndarray | None = None  # BM25 scores of the question last asked, by title position
         self._scores_key: str | None = None
@@ -134,11 +157,17 @@ class Evidence:
         solver's answer; the text reader, by the rule, proves exactly the gold answer from the required
         articles and nothing without any one of them; the lenient reader derives the gold answer too.
         """
+        if question.id in self._sufficient:
+            return self._sufficient[question.id]
         answers = self._walk(question)[1]
         required = self.required(question)
-        if len(required) > self.settings.max_evidence:
-            return None
-        self._family.add(question.id)
+        within = len(required) <= self.settings.max_evidence
+        if within:
+            self._check(question, answers, required)
+        found = self._sufficient[question.id] = required if within else None
+        return found
+
+    def _check(self, question: Question, answers: list[str], required: list[str]) -> None:
         holders = self.required_sets.holders(question.query)
         shown = Shown.of((self.compiled(t) for t in required), self.names)
         problem = None
@@ -157,20 +186,143 @@ class Evidence:
                 problem = f"its answer is proven without the article of {proving[0]}"
         if problem:
             raise RuntimeError(f"question {question.id} ({question.question!r}): {problem}")
-        return required
 
-    def variants(self, question: Question) -> list[Variant]:
+    def variants(self, question: Question) -> list[Form]:
         """The unanswerable variants of a question with a sufficient set (call sufficient_set first)."""
-        family = self._walk(question)[0]
-        return self.variant_maker.variants(
-            question.id, question.question, question.query, family, self.settings.unanswerable
-        )
+        found = self._variants.get(question.id)
+        if found is None:
+            found = self._variants[question.id] = self.form_maker.variants(
+                question.id,
+                question.question,
+                question.query,
+                question.answer,
+                self._walk(question)[0],
+                self.settings.unanswerable,
+            )
+        return found
+
+    def control(self, question: Question, kind: str, rng: random.Random) -> Form:
+        """A form of the question worded as the variants of `kind` are, with a true premise (or the plain question)."""
+        return self.form_maker.control(kind, rng, question.id, question.question, question.query, question.answer)
+
+    def case(self, question: Question, form: Form) -> Case | None:
+        """What the rows of one form of a question show: None when its required set is above max_evidence."""
+        key = (question.id, form.key)
+        if key in self._cases:
+            return self._cases[key]
+        found: tuple[list[str], dict[str, str]] | None
+        if form.query == tuple(question.query):  # the question, an attribute or place premise, a variant
+            required = self.sufficient_set(question)
+            found = None if required is None else (required, self._roles(question.query))
+        else:  # a confirmed relation premise names one person: the question narrowed to them
+            found = self._narrowed(question, form)
+        case = None
+        if found is not None:
+            required, missable = found
+            options = self._options_of(question, form, required)
+            shown = sorted(set(required) | ({form.named} if form.named else set()))
+            case = Case(form, tuple(required), tuple(shown), missable, tuple(options))
+        self._cases[key] = case
+        return case
+
+    def _options_of(self, question: Question, form: Form, required: list[str]) -> tuple[str, ...]:
+        """The options of a form: one set per query a question's forms ask (rows shuffle them each their own way)."""
+        key = (question.id, form.query)
+        found = self._options.get(key)
+        if found is None:
+            ids = self.kinship.universe.ids
+            found = self._options[key] = tuple(
+                self.option_maker.options(
+                    f"{question.id}/{len(form.query)}/{form.query[-1]}",
+                    form.query,
+                    form.answer,
+                    [ids[t] for t in required],
+                )
+            )
+        return found
+
+    def _roles(self, query: Sequence[str], start_is_anchor: bool = True) -> dict[str, str]:
+        """Title -> role of each article of a query's required set (required.ROLES)."""
+        key = (tuple(query), start_is_anchor)
+        found = self._role_tables.get(key)
+        if found is None:
+            names = self.kinship.universe.names
+            roles = self.required_sets.roles(query, start_is_anchor)
+            found = self._role_tables[key] = {names[p]: role for p, role in roles.items()}
+        return dict(found)
+
+    def _narrowed(self, question: Question, form: Form) -> tuple[list[str], dict[str, str]] | None:
+        """(required titles, missable title -> role) of a question narrowed by a confirmed relation premise.
+
+        The documents must confirm the premise (a path of the relation from the anchor to the named person, each step
+        read from the stepping person's own article) and prove the narrowed question's answer by the rule. Its
+        required set: the whole relation walk from the anchor (so every row can also refute a false one) and the
+        narrowed question's own required set. An article is missable when, without it, the documents no longer
+        confirm the premise or prove the answer: the anchor, every article on all of the premise's paths, and the
+        narrowed question's required articles (guards, each a RuntimeError, hold these).
+        """
+        universe, names = self.kinship.universe, self.kinship.universe.names
+        rest_read, rest_answers = self.required_sets.walk(form.query)
+        premise_read = self.required_sets.walk([question.query[-1]])[0]
+        required = sorted(names[p] for p in rest_read | premise_read)
+        if len(required) > self.settings.max_evidence:
+            return None
+        inner = parse_literal(question.query[-1])
+        anchor = universe.ids[inner.source.strip()[1:-1]]
+        shown = Shown.of((self.compiled(t) for t in required), self.names)
+        ids = self.names.ids
+        narrowed = replace(question, query=list(form.query), answer=list(form.answer))
+        problem = None
+        if rest_answers != list(form.answer):
+            problem = f"the rule gives {rest_answers} on the universe, the solver {list(form.answer)}"
+        elif relation_premise(shown, inner.predicate, ids[names[anchor]], ids[form.named]) is not True:
+            problem = "its articles do not confirm its premise"
+        elif proven(shown, form.query) != list(form.answer):
+            problem = "its articles do not prove its answer"
+        elif not self.derives(narrowed, required, self.truth(narrowed)):
+            problem = "the lenient reader does not derive its answer from its articles"
+        if problem:
+            raise RuntimeError(f"question {question.id} narrowed to {form.named}: {problem}")
+        missable = self._roles(form.query, start_is_anchor=False)
+        for person in sorted(premise_read - rest_read):
+            without = shown.without(ids[names[person]])
+            if relation_premise(without, inner.predicate, ids[names[anchor]], ids[form.named]) is not True:
+                missable[names[person]] = "bridge"
+        missable[names[anchor]] = "anchor"
+        for title in missable:
+            without = shown.without(ids[title])
+            if (
+                relation_premise(without, inner.predicate, ids[names[anchor]], ids[form.named]) is True
+                and proven(without, form.query) is not None
+            ):
+                raise RuntimeError(f"question {question.id} narrowed to {form.named}: answered without {title}")
+        return required, missable
+
+    def proves(self, question: Question, form: Form, titles: Sequence[str]) -> bool:
+        """Whether the articles `titles` answer a form of a question with a sufficient set: they confirm its premise and
+        prove its answer (the rag label; a narrowed form needs one path of its premise, not the whole walk)."""
+        case = self.case(question, form)
+        if case is None:
+            return False
+        if form.query == tuple(question.query):
+            return set(case.required) <= set(titles)
+        shown = Shown.of((self.compiled(t) for t in titles), self.names)
+        inner = parse_literal(question.query[-1])
+        anchor, other = self.names.ids.get(inner.source.strip()[1:-1]), self.names.ids.get(form.named)
+        if anchor is None or other is None:
+            return False
+        confirmed = relation_premise(shown, inner.predicate, anchor, other)
+        return confirmed is True and proven(shown, form.query) == list(form.answer)
+
+    def plain(self, question: Question) -> Form:
+        """The question as it is worded."""
+        return Form("question", PLAIN, question.question, tuple(question.query), tuple(question.answer))
 
     def has_family(self, question: Question) -> bool:
         """Whether a question has unanswerable variants: it starts from a named person and has a sufficient set."""
         if starts_from_attribute(question.query):
             return False
-        return question.id in self._family or self.sufficient_set(question) is not None
+        return self.sufficient_set(question) is not None
 
     def closed_world(self, question: Question) -> str:
         """The closed-world sentence an attribute-start question is shown with ("" for a person-start one)."""
@@ -268,75 +420,150 @@ class Evidence:
         return {"title": title, "text": render(self.texts[title], self.settings.document_format)}
 
 
-def _base_row(evidence: Evidence, question: Question, variant: Variant | None = None) -> dict:
+@dataclass(frozen=True)
+class Case:
+    """One form of a question with what its rows show: the articles that answer it and those a row may leave out."""
+
+    form: Form
+    required: tuple[str, ...]  # the articles that prove its answer (and confirm its premise), sorted
+    shown: tuple[str, ...]  # what its rows show of them: the required set and the person its premise names, sorted
+    missable: dict[str, str]  # title -> role (required.ROLES) of each article whose absence leaves it unanswerable
+    options: tuple[str, ...]  # its multiple-choice options: the gold answer first, "Unanswerable" last
+
+
+@dataclass(frozen=True)
+class Plan:
+    """One row of a question's family before its documents are drawn."""
+
+    answerable: str  # "sufficient", "insufficient" or "unanswerable"
+    case: Case
+    missing: str = ""  # the article an insufficient row leaves out
+    role: str = ""  # its role
+
+
+def row_id(key: str) -> str:
+    """An opaque instance id: a digest of what makes the row, naming no label."""
+    return hashlib.sha256(key.encode()).hexdigest()[:20]
+
+
+def _base_row(evidence: Evidence, question: Question, form: Form) -> dict:
     return {
         "question_id": question.id,
         "question_family_id": question.id,
-        "question": variant.question if variant else question.question,
-        "unanswerable_kind": variant.kind if variant else "",
-        "premise": variant.premise if variant else "",
-        "premise_status": variant.status if variant else "",
+        "question": form.question,
+        "unanswerable_kind": form.kind,
+        "premise": form.premise,
+        "premise_status": form.status,
         "closed_world": evidence.closed_world(question),
-        "question_answer": list(question.answer),
+        "question_answer": list(form.answer),
         "difficulty": question.difficulty,
         "is_aggregation_question": question.is_aggregation_question,
     }
 
 
+def family_plans(evidence: Evidence, question: Question, base: Case) -> list[Plan]:
+    """The rows of a question's family: one sufficient, the insufficient ones (by role, or every article), and the
+    unanswerable variants. The sufficient and insufficient rows are worded as a variant drawn at random is, with a
+    true premise (or plainly, as nonexistent_person is), so the wording alone never tells the label."""
+    s = evidence.settings
+    room = max(s.instance_documents, len(base.shown)) if s.instance_layout == "fixed" else None
+    variants = [  # a false relation premise shows the person it names too: never beyond the layout's room
+        case
+        for v in evidence.variants(question)
+        if (case := evidence.case(question, v)) is not None and (room is None or len(case.shown) <= room)
+    ]
+    rng = stream(s.seed, "wordings", question.id)
+
+    def worded() -> Case:
+        if not variants:
+            return base
+        control = evidence.control(question, pick(rng, variants).form.kind, rng)
+        return evidence.case(question, control) or base
+
+    plans = [Plan("sufficient", worded())]
+    if s.insufficient == "by_role":
+        wanted = [(role, "") for role in ROLES if role in base.missable.values()]
+    else:
+        wanted = [(role, title) for title, role in sorted(base.missable.items())]
+    for role, title in wanted:
+        case = worded()
+        if (title and title not in case.missable) or (not title and role not in case.missable.values()):
+            case = base
+        if not title:
+            title = pick(rng, sorted(t for t, r in case.missable.items() if r == role))
+        plans.append(Plan("insufficient", case, title, case.missable[title]))
+    plans += [Plan("unanswerable", case) for case in variants]
+    return plans
+
+
 def question_instances(evidence: Evidence, question: Question) -> Iterator[dict]:
-    """Every instance of one question's family: per layout group, the sufficient one, one per missing article,
-    then the unanswerable variants (with the sufficient instance's documents)."""
+    """Every instance of one question's family (see family_plans), in a seeded order, each with its own distractors
+    and document order: per plan one row, or one per ablation level."""
     s = evidence.settings
     if not s.attribute_questions and starts_from_attribute(question.query):
         return
-    required = evidence.sufficient_set(question)
-    if required is None:
+    base = evidence.case(question, evidence.plain(question))
+    if base is None:
         return
-    variants = evidence.variants(question)
-    options = evidence.option_maker.options(question)
-    answer_index, deflect_index = options.index(option_text(question.answer)), options.index(UNANSWERABLE)
-    groups = distractor_counts(s.instance_layout, s.instance_documents, len(required))
-    need = max(max(full, missing) for full, missing in groups)
-    chosen = evidence.distractors(question, required, need)
-    order = document_order(s.seed, question.id, required + chosen)
-    for full, missing_count in groups:
-        if s.instance_layout == "ablation" and full > len(chosen):
-            continue
-        group = f"{question.id}/{s.instance_layout}-{full}/"
-        cases: list[tuple[str, int, Variant | None]] = [("", full, None)]
-        cases += [(title, missing_count, None) for title in required]
-        cases += [("", full, variant) for variant in variants]
-        made: dict[str, int] = {}
-        shown: dict[tuple[str, ...], list[dict[str, str]]] = {}  # variants show the sufficient instance's documents
-        for index, (missing, count, variant) in enumerate(cases):
-            distractors = chosen[:count]
-            cited = [t for t in required if t != missing]
-            titles = arrange(order, cited + distractors)
-            documents = shown.get(tuple(titles))
-            if documents is None:
-                documents = shown[tuple(titles)] = [evidence.document(t) for t in titles]
-            if variant:
-                made[variant.kind] = made.get(variant.kind, 0) + 1
-                name = f"{variant.kind}-{made[variant.kind]}"
-            else:
-                name = f"missing-{index}" if missing else "sufficient"
-            answerable = "unanswerable" if variant else "insufficient" if missing else "sufficient"
-            yield {
-                "instance_id": group + name,
-                **_base_row(evidence, question, variant),
-                "answer": list(question.answer) if answerable == "sufficient" else [DEFLECTION],
-                "answerable": answerable,
-                "documents": documents,
-                "citations": [] if variant else citations(titles, cited),
-                "evidence_titles": [] if variant else cited,  # a variant shows its parent's, but nothing answers it
-                "missing_article": missing,
-                "distractor_titles": arrange(order, distractors),
-                "num_distractors": len(distractors),
-                "layout": s.instance_layout,
-                "distractor_kind": s.distractors,
-                "answer_options": options,
-                "gold_answer_idx": answer_index if answerable == "sufficient" else deflect_index,
-            }
+    plans = family_plans(evidence, question, base)
+    named = {title for plan in plans for title in plan.case.shown}
+    smallest = min(len(plan.case.shown) - bool(plan.missing) for plan in plans)
+    most = max(ABLATION_LEVELS) if s.instance_layout == "ablation" else max(0, s.instance_documents - smallest)
+    pool = evidence.distractors(question, sorted(named), most + POOL_SLACK) if most else []
+    used: set[tuple[str, ...]] = set()
+    rows = []
+    for index, plan in enumerate(plans):
+        key = f"{universe_name(s)}/{question.id}/{plan.answerable}/{plan.case.form.key}/{plan.missing}/{index}"
+        rng = stream(s.seed, "instance", key)
+        shown = [t for t in plan.case.shown if t != plan.missing]
+        if s.instance_layout == "ablation":
+            order = shuffled(rng, pool)
+            levels = [(f"ablation-{level}", order[:level]) for level in ABLATION_LEVELS if level <= len(pool)]
+        else:
+            fewest = min(s.instance_documents_min, s.instance_documents)
+            low, high = max(fewest, len(shown)), max(s.instance_documents, len(shown))
+            wanted = min(low + below(rng, high - low + 1) - len(shown), len(pool))
+            levels = [("fixed", shuffled(rng, pool)[:wanted])]
+            for _ in range(REDRAWS):  # another row of the question shows the same documents: draw again
+                if tuple(sorted(shown + levels[0][1])) not in used:
+                    break
+                levels = [("fixed", shuffled(rng, pool)[:wanted])]
+        for layout, distractors in levels:
+            used.add(tuple(sorted(shown + distractors)))
+            rows.append(
+                _instance_row(
+                    evidence, question, plan, shuffled(rng, shown + distractors), distractors, f"{key}/{layout}"
+                )
+            )
+    yield from shuffled(stream(s.seed, "row order", question.id), rows)
+
+
+def _instance_row(
+    evidence: Evidence, question: Question, plan: Plan, titles: list[str], distractors: list[str], key: str
+) -> dict:
+    s = evidence.settings
+    form, case = plan.case.form, plan.case
+    cited = [] if plan.answerable == "unanswerable" else [t for t in case.required if t != plan.missing]
+    options = shuffled(stream(s.seed, "option order", key), list(case.options))
+    gold = case.options[0] if plan.answerable == "sufficient" else UNANSWERABLE
+    wanted = set(distractors)
+    return {
+        "instance_id": row_id(key),
+        **_base_row(evidence, question, form),
+        "answer": list(form.answer) if plan.answerable == "sufficient" else [DEFLECTION],
+        "answerable": plan.answerable,
+        "documents": [evidence.document(t) for t in titles],
+        "citations": citations(titles, cited),
+        "evidence_titles": cited,
+        "missing_article": plan.missing,
+        "missing_role": plan.role,
+        "distractor_titles": [t for t in titles if t in wanted],
+        "num_distractors": len(distractors),
+        "layout": s.instance_layout,
+        "distractor_kind": s.distractors,
+        "answer_options": options,
+        "gold_answer_idx": options.index(gold),
+    }
 
 
 def build_instances(
@@ -348,6 +575,22 @@ def build_instances(
     return [row for question in generated.questions for row in question_instances(evidence, question)]
 
 
+def rag_forms(evidence: Evidence, question: Question) -> list[Form]:
+    """The wordings of a question in `rag`: the question, and for a family with variants each variant and, for each
+    premise variant, a control worded alike (so a premise is as often true as not)."""
+    forms = [evidence.plain(question)]
+    if not evidence.has_family(question):
+        return forms
+    rng = stream(evidence.settings.seed, "rag wordings", question.id)
+    for variant in evidence.variants(question):
+        forms.append(variant)
+        if variant.wording != PLAIN:
+            control = evidence.control(question, variant.kind, rng)
+            if control.key not in {f.key for f in forms} and evidence.case(question, control) is not None:
+                forms.append(control)
+    return shuffled(rng, forms)
+
+
 def build_rag(
     generated: Generated,
     settings: Settings | None = None,
@@ -355,34 +598,34 @@ def build_rag(
     questions: Sequence[Question] | None = None,
 ) -> list[dict]:
     """Rows of the `rag` subset: each question with its BM25 top-k articles, sufficient when they hold its required set,
-    then the unanswerable variants of each question that has a sufficient set, each with its own top-k (for every
+    then the wordings of each question that has a sufficient set (rag_forms), each with its own top-k (for every
     question, or for `questions`)."""
     evidence = evidence or Evidence(generated, settings)
-    k = evidence.settings.retrieval_k
-    cases: list[tuple[Question, Variant | None]] = []
-    for question in generated.questions if questions is None else questions:
-        cases.append((question, None))
-        if evidence.has_family(question):
-            cases += [(question, variant) for variant in evidence.variants(question)]
-    hits = evidence.index.retrieve(
-        [variant.question if variant else question.question for question, variant in cases], k
-    )
+    s = evidence.settings
+    k = s.retrieval_k
+    cases = [
+        (question, form)
+        for question in (generated.questions if questions is None else questions)
+        for form in rag_forms(evidence, question)
+    ]
+    hits = evidence.index.retrieve([form.question for _, form in cases], k)
     rows = []
-    made: dict[tuple[str, str], int] = {}
-    for (question, variant), found in zip(cases, hits):
+    for (question, form), found in zip(cases, hits):
         titles = [evidence.titles[i] for i in found]
-        required = evidence.required(question)
-        sufficient = variant is None and set(required) <= set(titles)
-        instance_id = f"{question.id}/rag-{k}"
-        if variant:
-            made[question.id, variant.kind] = made.get((question.id, variant.kind), 0) + 1
-            instance_id += f"/{variant.kind}-{made[question.id, variant.kind]}"
+        case = evidence.case(question, form) if evidence.has_family(question) else None
+        required = list(case.required) if case is not None else evidence.required(question)
+        if form.kind:
+            sufficient = False
+        elif case is not None:
+            sufficient = evidence.proves(question, form, titles)
+        else:
+            sufficient = set(required) <= set(titles)
         rows.append(
             {
-                "instance_id": instance_id,
-                **_base_row(evidence, question, variant),
-                "answer": list(question.answer) if sufficient else [DEFLECTION],
-                "answerable": "unanswerable" if variant else "sufficient" if sufficient else "insufficient",
+                "instance_id": row_id(f"{universe_name(s)}/{question.id}/rag-{k}/{form.key}"),
+                **_base_row(evidence, question, form),
+                "answer": list(form.answer) if sufficient else [DEFLECTION],
+                "answerable": "unanswerable" if form.kind else "sufficient" if sufficient else "insufficient",
                 "documents": [evidence.document(t) for t in titles],
                 "citations": citations(titles, required) if sufficient else [],
                 "retrieved_titles": titles,

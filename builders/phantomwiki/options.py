@@ -1,27 +1,36 @@
-"""Multiple choice as NeoQA asks it: one option per answer set, near misses from the universe, and "Unanswerable".
+"""Multiple choice as NeoQA asks it: one option per answer set, decoys from the same cloth, and "Unanswerable".
 
-A question family (a question, its insufficient instances and its unanswerable variants) shares one list of
-options in one seeded order: the gold answer (all of its values as one option), up to four near misses, and
-"Unanswerable". Near misses are computed, never invented: the answer of the question with one hop's
-relation changed, a sibling or spouse of an answer, a count off by one or two. No option repeats another or
-the gold answer as a set, so each list holds exactly one correct option: the gold answer on a sufficient
-instance, "Unanswerable" on every other.
+Each wording of a question (its form: the question, a premise control, a variant) has one set of options: the
+gold answer (all of its values as one option, sorted as gold answers are), up to four decoys, and "Unanswerable";
+each row shows them in its own seeded order. Decoys look like the gold option, so that only reading tells them
+apart (spec/validity.md):
+  * the same number of names or values as the gold option, sorted the same way;
+  * names and values the shown documents state: the people the required articles name (their family and friend
+    lists), the values those articles give; first the answer of the question with its last hop's relation
+    changed and the answers' siblings and spouses, then the family lists of the shown articles (groups of
+    relatives, as gold answers are), then any of those names;
+  * counts: the other numbers of a window of five consecutive counts that holds the gold one, placed at random
+    (so the gold count is not the middle one).
+No option repeats another or the gold answer as a set, so each list holds exactly one correct option: the gold
+answer on a sufficient instance, "Unanswerable" on every other.
 """
 
 from __future__ import annotations
 
+import random
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 from ..metrics import answer_set
-from ..rng import pick, shuffled, stream
+from ..rng import below, pick, shuffled, stream
+from .articles import statements
 from .kinship import Kinship
-from .questions import Question
 from .solver import Solver, parse_literal
 
 UNANSWERABLE = "Unanswerable"
 NEAR_MISSES = 4
-HOP_CHANGES = 8  # relations tried in place of the outermost hop's, in a seeded order
+HOP_CHANGES = 4  # relations tried in place of the last hop's, in a seeded order
+COUNT_WINDOW = 5  # the gold count and four others, consecutive
 _RELATIVES = ("sibling", "wife", "husband")
 ATTEMPTS = 100
 
@@ -31,61 +40,141 @@ def option_text(answer: Sequence[str]) -> str:
     return ", ".join(answer)
 
 
-class OptionMaker:
-    """The options of each question family of one universe."""
+def _sorted_like_gold(values: Iterable[str], counts: bool) -> list[str]:
+    return sorted(values, key=int) if counts else sorted(values)
 
-    def __init__(self, kinship: Kinship, seed: int, bank: Sequence[str]) -> None:
+
+class OptionMaker:
+    """The options of each question form of one universe."""
+
+    def __init__(self, kinship: Kinship, solver: Solver, seed: int, bank: Sequence[str]) -> None:
         self.kinship = kinship
-        self.solver = Solver(kinship)
+        self.universe = kinship.universe
+        self.solver = solver
         self.seed = seed
         self.bank = tuple(bank)
 
-    def options(self, question: Question) -> list[str]:
-        """The family's options in their seeded order (the gold answer and "Unanswerable" among them)."""
-        rng = stream(self.seed, "options", question.id)
-        seen = {frozenset(answer_set(question.answer)), frozenset(answer_set(UNANSWERABLE))}
-        near: list[str] = []
-
-        def add(held: Sequence[str | None]) -> None:
-            values = [value for value in held if value is not None]  # an imported universe may lack a value
-            key = frozenset(answer_set(values))
-            if values and key not in seen and len(near) < NEAR_MISSES:
-                seen.add(key)
-                near.append(option_text(values))
-
-        hops = [
-            (i, lit) for i, lit in enumerate(map(parse_literal, question.query)) if lit.kind in ("relation", "count")
-        ]
-        if hops:  # "Who is the person whose hobby is tango?" has none
-            position, literal = hops[0]
-            hop = re.compile(rf"(?<![A-Za-z_]){literal.predicate}\(")
-            for relation in shuffled(rng, [r for r in self.bank if r != literal.predicate])[:HOP_CHANGES]:
-                query = list(question.query)
-                query[position] = hop.sub(f"{relation}(", query[position], count=1)
-                add(self.solver.solve(query, question.answer_variable).answers)
-        last = parse_literal(question.query[0])
-        universe = self.kinship.universe
-        if last.kind == "relation" or last.inverse:  # a "Who" question: the answers' siblings and spouses
-            for name in question.answer:
-                for other in self._relatives(universe.ids[name]):
-                    add([universe.names[other]])
-        elif last.kind == "attribute":  # "What is the occupation of ...": that of the people asked about's relatives
-            values = universe.attribute(last.predicate)
-            asked = self.solver.solve(question.query[1:], last.source).answers if len(question.query) > 1 else []
-            for name in asked:
-                for other in self._relatives(universe.ids[name]):
-                    add([values[other]])
+    def options(self, key: str, query: Sequence[str], answer: Sequence[str], shown: Collection[int]) -> list[str]:
+        """The gold option, up to NEAR_MISSES decoys, then "Unanswerable" (each row shuffles them); `shown` = the
+        people whose articles answer the form, whose sentences the decoys are drawn from."""
+        rng = stream(self.seed, "options", key)
+        last = parse_literal(query[0])
+        if last.kind == "count":
+            decoys = self._counts(rng, answer)
         else:
-            for shift in (1, -1, 2, -2):
-                shifted = [str(int(count) + shift) for count in question.answer]
-                if all(int(count) >= 0 for count in shifted):
-                    add(shifted)
-        for _ in range(ATTEMPTS):  # never fewer than two wrong options: someone else's name or value
-            if len(near) >= 2:
-                break
-            other = pick(rng, range(len(universe)))
-            add([universe.attribute(last.predicate)[other] if last.kind == "attribute" else universe.names[other]])
-        return shuffled(rng, [option_text(question.answer), *near, UNANSWERABLE])
+            values = last.kind == "attribute" and not last.inverse
+            near = self._changed_hop(rng, query, answer) + ([] if values else [self._relatives(answer)])
+            lists = self._groups(shown, last.predicate if values else None)
+            stated = {item for group in lists for item in group} | (set() if values else self._titles(shown))
+            near = [[item for item in group if item in stated] for group in near]
+            pool = sorted(stated)
+            fallback = [v for v in self.universe.attribute(last.predicate) if v is not None] if values else None
+            decoys = self._from_groups(rng, answer, near, lists, pool, fallback)
+        return [option_text(answer), *decoys, UNANSWERABLE]
 
-    def _relatives(self, person: int) -> list[int]:
-        return [other for relation in _RELATIVES for other in self.kinship.targets(relation, person)]
+    def _changed_hop(self, rng: random.Random, query: Sequence[str], answer: Sequence[str]) -> list[list[str]]:
+        """The answers of the query with its last relation hop's relation changed, the seeded first few."""
+        hops = [(i, lit) for i, lit in enumerate(map(parse_literal, query)) if lit.kind in ("relation", "count")]
+        if not hops:  # "Who is the person whose hobby is tango?" has none
+            return []
+        position, literal = hops[0]
+        hop = re.compile(rf"(?<![A-Za-z_]){literal.predicate}\(")
+        variable = parse_literal(query[0]).target
+        out = []
+        for relation in shuffled(rng, [r for r in self.bank if r != literal.predicate])[:HOP_CHANGES]:
+            changed = list(query)
+            changed[position] = hop.sub(f"{relation}(", changed[position], count=1)
+            found = [v for v in self.solver.solve(changed, variable).answers if v is not None]
+            if found and set(found) != set(answer):
+                out.append(found)
+        return out
+
+    def _titles(self, shown: Collection[int]) -> set[str]:
+        return {self.universe.names[p] for p in shown}
+
+    def _relatives(self, answer: Sequence[str]) -> list[str]:
+        """The siblings and spouses of the answers (near misses of a "Who" question)."""
+        ids, names = self.universe.ids, self.universe.names
+        found = {
+            names[other]
+            for name in answer
+            if name in ids
+            for relation in _RELATIVES
+            for other in self.kinship.targets(relation, ids[name])
+        }
+        return sorted(found - set(answer))
+
+    def _groups(self, shown: Collection[int], attribute: str | None) -> list[list[str]]:
+        """What the shown articles state: each family or friend list (names), or each article's value of
+        `attribute`, as one group of those values."""
+        if attribute is not None:
+            values = self.universe.attribute(attribute)
+            return [sorted({v for v in (values[p] for p in sorted(shown)) if v is not None})]
+        return [
+            objects
+            for person in sorted(shown)
+            for predicate, objects in statements(self.universe, person)
+            if predicate not in ("dob", "job", "hobby", "gender", "birthplace", "residence", "school")
+        ]
+
+    def _from_groups(
+        self,
+        rng: random.Random,
+        answer: Sequence[str],
+        near: list[list[str]],
+        lists: list[list[str]],
+        pool: list[str],
+        fallback: list[str] | None,
+    ) -> list[str]:
+        """Decoys of len(answer) values each: from one group where a group is large enough (near misses first,
+        then the shown lists in a seeded order), else from the pool of everything the groups name."""
+        k = len(answer)
+        seen = {frozenset(answer_set(list(answer))), frozenset(answer_set(UNANSWERABLE))}
+        out: list[str] = []
+
+        def add(values: list[str]) -> None:
+            key = frozenset(answer_set(values))
+            if len(values) == k and key not in seen and len(out) < NEAR_MISSES:
+                seen.add(key)
+                out.append(option_text(sorted(values)))
+
+        for group in [*near, *shuffled(rng, lists)]:
+            if len(out) >= NEAR_MISSES:
+                break
+            if len(group) >= k:
+                add(_sample(rng, group, k))
+        for _ in range(ATTEMPTS):  # mixes of names the documents state
+            if len(out) >= NEAR_MISSES or len(pool) <= k:
+                break
+            add(_sample(rng, pool, k))
+        everyone = fallback if fallback is not None else self.universe.names
+        for _ in range(ATTEMPTS):  # never fewer than two decoys: anyone's names or values
+            if len(out) >= 2:
+                break
+            add(_sample(rng, [pick(rng, everyone) for _ in range(4 * k)], k))
+        return out
+
+    def _counts(self, rng: random.Random, answer: Sequence[str]) -> list[str]:
+        """Decoy counts: sets of len(answer) other numbers from a window of consecutive counts placed at random
+        around the gold ones (never below 0)."""
+        gold = sorted(int(a) for a in answer)
+        k = len(gold)
+        span = gold[-1] - gold[0] + COUNT_WINDOW
+        low = max(0, gold[0] - (COUNT_WINDOW - 1))
+        start = low + below(rng, gold[0] - low + 1)
+        window = [str(n) for n in range(start, start + span)]
+        seen = {frozenset(answer)}
+        out: list[str] = []
+        for _ in range(ATTEMPTS):
+            if len(out) >= NEAR_MISSES:
+                break
+            values = _sorted_like_gold(_sample(rng, window, k), counts=True)
+            if frozenset(values) not in seen:
+                seen.add(frozenset(values))
+                out.append(option_text(values))
+        return out
+
+
+def _sample(rng: random.Random, items: Sequence[str], k: int) -> list[str]:
+    """k distinct items (fewer if there are fewer), seeded."""
+    return shuffled(rng, sorted(set(items)))[:k]

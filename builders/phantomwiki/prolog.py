@@ -7,10 +7,11 @@ from collections.abc import Iterator
 from itertools import islice
 from pathlib import Path
 
-from .relations import DATA_DIR
+from .relations import DATA_DIR, places
 from .universe import Universe, build_universe
 
 BASE_PREDICATES = ("type", "gender", "parent", "friend_", "dob", "job", "hobby")
+PLACE_PREDICATES = tuple(places())  # written only for a universe that has places (v1's program otherwise)
 
 
 def quote(text: str) -> str:
@@ -26,13 +27,14 @@ def rules_text() -> str:
 def _fact_lines(universe: Universe) -> Iterator[str]:
     """Each base fact's line, grouped by predicate, in id order (v1 predicates and argument order)."""
     names = [quote(name) for name in universe.names]
-    yield f":- dynamic {', '.join(p + '/2' for p in BASE_PREDICATES)}."
+    held = [place for place in PLACE_PREDICATES if place in universe.places]
+    yield f":- dynamic {', '.join(p + '/2' for p in BASE_PREDICATES + tuple(held))}."
     yield ""
     yield from (f"type({name}, person)." for name in names)
     yield from (f"gender({name}, {quote(universe.gender(i))})." for i, name in enumerate(names))
     yield from (f"parent({names[c]}, {names[p]})." for c in range(len(names)) for p in universe.parents[c])
     yield from (f"friend_({names[a]}, {names[b]})." for a, b in universe.friend_pairs())
-    for attr in ("dob", "job", "hobby"):
+    for attr in ("dob", "job", "hobby", *held):
         values = universe.attribute(attr)
         yield from (f"{attr}({name}, {quote(value)})." for name, value in zip(names, values) if value is not None)
 
@@ -66,7 +68,7 @@ def write_program(universe: Universe, out_dir: str | Path) -> Path:
 
 
 _TERM = r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'|[a-z]\w*'
-_FACT = re.compile(rf"^\s*({'|'.join(BASE_PREDICATES)})\(\s*({_TERM})\s*,\s*({_TERM})\s*\)\s*\.\s*$")
+_FACT = re.compile(rf"^\s*({'|'.join(BASE_PREDICATES + PLACE_PREDICATES)})\(\s*({_TERM})\s*,\s*({_TERM})\s*\)\s*\.\s*$")
 
 
 def _unquote(term: str) -> str:
@@ -80,7 +82,7 @@ def read_universe(text: str) -> Universe:
 
     People are ordered by first appearance in type/2 facts (then in any other fact).
     """
-    facts: dict[str, list[tuple[str, str]]] = {p: [] for p in BASE_PREDICATES}
+    facts: dict[str, list[tuple[str, str]]] = {p: [] for p in BASE_PREDICATES + PLACE_PREDICATES}
     for line in text.splitlines():
         match = _FACT.match(line)
         if match:
@@ -107,6 +109,10 @@ def read_universe(text: str) -> Universe:
     for attr, values in attrs.items():
         for person, value in facts[attr]:
             values[order[person]] = value
+    held: dict[str, list[str | None]] = {place: [None] * n for place in PLACE_PREDICATES if facts[place]}
+    for place, values in held.items():
+        for person, value in facts[place]:
+            values[order[person]] = value
     return build_universe(
         names=names,
         female=female,
@@ -115,4 +121,5 @@ def read_universe(text: str) -> Universe:
         dob=attrs["dob"],
         job=attrs["job"],
         hobby=attrs["hobby"],
+        places=held,
     )

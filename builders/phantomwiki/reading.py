@@ -34,10 +34,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .articles import read_article
-from .relations import IS_FEMALE, NOT_NODE, TO_CHILD, TO_FRIEND, TO_PARENT, relations
+from .relations import IS_FEMALE, NOT_NODE, TO_CHILD, TO_FRIEND, TO_PARENT, attributes, relations
 from .solver import Literal, parse_literal
 
 TO_SIBLING, TO_SPOUSE = 10, 11
+_ATTRIBUTES = frozenset(attributes()) - {"gender"}  # dob, job, hobby and the places
 Statement = tuple[str, str, str]
 
 GENDER_OF_OBJECT = {
@@ -133,7 +134,7 @@ def compile_article(names: Names, title: str, statements: Sequence[Statement]) -
     groups: dict[str, list] = {"parent": [], "sibling": [], "spouse": [], "friend": [], "gender": [], "attribute": []}
     for predicate, subject, obj in statements:
         x = names.id(subject)
-        if predicate in ("dob", "job", "hobby"):
+        if predicate in _ATTRIBUTES:
             groups["attribute"].append(((x, predicate), obj))
         elif predicate == "gender":
             groups["gender"].append((x, obj))

@@ -66,6 +66,23 @@ def attributes() -> dict[str, Attribute]:
     return {name: Attribute(name, wording, flag == "yes") for name, wording, flag in _rows("attributes.tsv")}
 
 
+@dataclass(frozen=True)
+class Place:
+    """A place some people have and others do not: each person has it with a probability drawn per universe in
+    [low, high], its value drawn from the vocabulary file `values`."""
+
+    name: str
+    low: float
+    high: float
+    values: str
+
+
+@lru_cache(maxsize=1)
+def places() -> dict[str, Place]:
+    """The places people may or may not have (data/places.tsv), by name."""
+    return {name: Place(name, float(low), float(high), values) for name, low, high, values in _rows("places.tsv")}
+
+
 def question_attributes() -> tuple[str, ...]:
     """Attributes that questions ask about or select by (gender is left out, as in v1)."""
     return tuple(name for name, attr in attributes().items() if attr.in_questions)

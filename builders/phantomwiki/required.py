@@ -36,6 +36,11 @@ _GENDER_GIVEN = frozenset(
 )  # mother/father, son/daughter, sister/..., wife/...
 
 
+ROLES = ("anchor", "answer", "bridge", "dead_end")
+"""Roles of a required article, the role a missing one gives an insufficient instance (NeoQA figure 5: models fail
+most where only a bridge is missing)."""
+
+
 class Missing(LookupError):
     """A person whose own article the rule needs has none among the documents."""
 
@@ -92,8 +97,8 @@ class Source(Protocol):
         """A person's full name."""
 
 
-def _relation(source: Source, rel: str, start: int) -> set[int]:
-    """The Y with rel(start, Y), walking the reader's path over each person's own lists."""
+def _paths(source: Source, rel: str, start: int) -> list[tuple[int, ...]]:
+    """The reader's paths of rel(start, Y), each read over the people's own lists, from `start` to a Y."""
     paths: list[tuple[tuple[int, ...], bool]] = [((start,), False)]  # (path, gender of its end given by a sentence)
     for op, arg in reader_paths()[rel]:
         if op in (IS_FEMALE, IS_MALE):
@@ -106,7 +111,12 @@ def _relation(source: Source, rel: str, start: int) -> set[int]:
             paths = [(path + (y,), told) for path, _ in paths for y in source.listed(op, path[-1])]
         if not paths:
             break
-    return {path[-1] for path, _ in paths}
+    return [path for path, _ in paths]
+
+
+def _relation(source: Source, rel: str, start: int) -> set[int]:
+    """The Y with rel(start, Y), walking the reader's path over each person's own lists."""
+    return {path[-1] for path in _paths(source, rel, start)}
 
 
 def evaluate(source: Source, query: Sequence[str]) -> list[str]:
@@ -250,6 +260,38 @@ class DocumentSource:
         return self.reading.names.names[person]
 
 
+class _Lenient(DocumentSource):
+    """The documents read without refusing: a person without an article lists nobody and has no stated gender."""
+
+    def listed(self, op: int, person: int) -> Iterable[int]:
+        return super().listed(op, person) if person in self.reading.own else []
+
+    def attribute(self, person: int, name: str) -> str | None:
+        return super().attribute(person, name) if person in self.reading.own else None
+
+
+def relation_premise(reading: Shown, relation: str, subject: int, other: int) -> bool | None:
+    """What the documents say of the premise relation(subject, other): True when they confirm it (some path of the
+    relation, each step read from the stepping person's own article, reaches `other`), False when they refute it (every
+    list the relation reads from `subject` is there and none reaches `other`), None when they do neither."""
+    if other in _relation(_Lenient(reading), relation, subject):
+        return True
+    try:
+        _relation(DocumentSource(reading), relation, subject)
+    except Missing:
+        return None
+    return False
+
+
+def attribute_premise(reading: Shown, attribute: str, subject: int, value: str) -> bool | None:
+    """What the documents say of the premise attribute(subject, value): True or False from the subject's own article,
+    None when it is not among them or states no such attribute."""
+    if subject not in reading.own:
+        return None
+    stated = DocumentSource(reading).attribute(subject, attribute)
+    return None if stated is None else stated == value
+
+
 def proven(reading: Shown, query: Sequence[str], holders: int | None = None) -> list[str] | None:
     """The answers the documents prove complete by the rule, or None where a needed article is missing."""
     try:
@@ -273,6 +315,59 @@ class RequiredSets:
         source = UniverseSource(self.universe)
         answers = evaluate(source, query)
         return source.read, answers
+
+    def roles(self, query: Sequence[str], start_is_anchor: bool = True) -> dict[int, str]:
+        """The role of each person of the required set (ROLES, first that applies): `anchor` (whom the question starts
+        from), `answer` (their article states an answer's fact: a final list naming an answer, an answer's gender, the
+        attribute asked, the list counted), `bridge` (on a path from the anchor to an answer), `dead_end` (read, but
+        their lists lead to no answer). With start_is_anchor=False the start people take the other roles (a question
+        narrowed by a premise to one person, whose anchor is the premise's subject)."""
+        source = UniverseSource(self.universe)
+        literals = parsed_query(tuple(query))
+        frontier = source.start(literals[0])
+        starts = set(frontier)
+        hops: list[list[tuple[int, ...]]] = []
+        tags: dict[int, set[str]] = {}
+        answer_facts: set[int] = set()
+        goal: set[int] = set()
+        for lit in literals[1:] if literals[0].inverse else literals:
+            if lit.kind == "attribute":  # "What is the occupation of ...": each reached person's article holds one
+                goal = {p for p in sorted(frontier) if source.attribute(p, lit.predicate) is not None}
+                answer_facts |= goal
+                break
+            paths = [path for person in sorted(frontier) for path in _paths(source, lit.predicate, person)]
+            if lit.kind == "count":  # every counted list is an answer's fact, found empty or not
+                answer_facts |= frontier | {node for path in paths for node in path}
+                goal = set(frontier)
+                break
+            hops.append(paths)
+            frontier = {path[-1] for path in paths}
+        else:  # a "Who" question: the final lists name the answers, whose own articles may give their gender
+            last = hops.pop() if hops else []
+            answer_facts |= {node for path in last for node in path[-2:]}
+            for path in last:
+                for node in path[1:-2]:
+                    tags.setdefault(node, set()).add("bridge")
+            goal = {path[0] for path in last}
+        for paths in reversed(hops):
+            useful = [path for path in paths if path[-1] in goal]
+            for path in useful:
+                for node in path:
+                    tags.setdefault(node, set()).add("bridge")
+            goal = {path[0] for path in useful}
+        for person in goal:
+            tags.setdefault(person, set()).add("bridge")
+        out = {}
+        for person in source.read:
+            if start_is_anchor and person in starts:
+                out[person] = "anchor"
+            elif person in answer_facts:
+                out[person] = "answer"
+            elif "bridge" in tags.get(person, ()):
+                out[person] = "bridge"
+            else:
+                out[person] = "dead_end"
+        return out
 
     def titles(self, query: Sequence[str]) -> list[str]:
         """The required set of a chain query as sorted article titles."""

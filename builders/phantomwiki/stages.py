@@ -15,9 +15,10 @@ from .family import Families, birth_dates, generate_families
 from .friends import generate_friendships
 from .kinship import Kinship
 from .questions import Question, sample_questions
+from .relations import places as relation_places
 from .templates import generate_templates
 from .universe import Universe, build_universe
-from .vocabulary import load_vocabulary
+from .vocabulary import Vocabulary, load_vocabulary
 
 Progress = Callable[[str], None]
 
@@ -64,7 +65,22 @@ def generate_universe(settings: Settings) -> Universe:
         dob=birth_dates(families),
         job=jobs,
         hobby=hobbies,
+        places=draw_places(settings, vocab) if settings.places else None,
     )
+
+
+def draw_places(settings: Settings, vocab: Vocabulary) -> dict[str, list[str | None]]:
+    """Each place of data/places.tsv for a share of people (drawn per universe within its range), from its own
+    stream, so the other stages draw what they drew before places existed."""
+    out: dict[str, list[str | None]] = {}
+    for place in relation_places().values():
+        rng = stream(settings.seed, "places", place.name)
+        values: tuple[str, ...] = getattr(vocab, place.values.removesuffix(".txt"))
+        share = place.low + (place.high - place.low) * rng.random()
+        out[place.name] = [
+            values[below(rng, len(values))] if rng.random() < share else None for _ in range(settings.size)
+        ]
+    return out
 
 
 def generate(

@@ -20,6 +20,7 @@ class Universe:
     job: list[str | None]
     hobby: list[str | None]
     extra: dict[str, str] = field(default_factory=dict)
+    places: dict[str, list[str | None]] = field(default_factory=dict)  # birthplace, residence, school (data/places.tsv)
 
     def __len__(self) -> int:
         return len(self.names)
@@ -34,10 +35,18 @@ class Universe:
         return "female" if self.female[person] else "male"
 
     def attribute(self, name: str) -> list[str | None]:
-        """Per-person values of attribute `name` (dob, job, hobby or gender)."""
+        """Per-person values of attribute `name` (dob, job, hobby, gender, or a place: None where a person has none)."""
         if name == "gender":
             return ["female" if f else "male" for f in self.female]
-        return getattr(self, name)
+        if name in ("dob", "job", "hobby"):
+            return getattr(self, name)
+        found = self.places.get(name)
+        return found if found is not None else self._nowhere
+
+    @cached_property
+    def _nowhere(self) -> list[str | None]:
+        """The values of a place nobody has (a universe made with places=False, or read from v1 Prolog)."""
+        return [None] * len(self.names)
 
     @cached_property
     def _holders(self) -> dict[str, dict[str, list[int]]]:
@@ -66,6 +75,7 @@ def build_universe(
     dob: Sequence[str | None],
     job: Sequence[str | None],
     hobby: Sequence[str | None],
+    places: dict[str, list[str | None]] | None = None,
 ) -> Universe:
     """Assemble adjacency lists from (child, parent) and (person, person) edge lists."""
     n = len(names)
@@ -89,4 +99,5 @@ def build_universe(
         dob=list(dob),
         job=list(job),
         hobby=list(hobby),
+        places=dict(places or {}),
     )

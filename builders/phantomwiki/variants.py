@@ -1,18 +1,22 @@
-"""Unanswerable variants of a question (NeoQA's question families), exact by construction from the universe.
+"""The wordings of a question family: the question, its true-premise controls and its unanswerable variants.
 
-Each variant rewrites the question's anchor (the person it names; data/variants.tsv holds the wordings)
-so that it rests on a premise the universe refutes, or one it does not model at all:
-  * false_premise_relation: "Geri Adey's cousin Lanny Widgeon" where Lanny Widgeon is a real person,
-    preferably related to Geri Adey some other way, who is not her cousin. The parent's required set
-    proves Geri Adey's cousins complete, so the documents refute the premise;
-  * false_premise_attribute: "Leonard Rende (whose occupation is dentist)" when his article says
-    otherwise (a value held by someone in the question's family where possible);
-  * nonexistent_person: the anchor's surname changed (NeoQA: "change the last name only") to one from
-    the question's family, so that nobody in the universe has that full name;
-  * uncertain_specificity: "Leonard Rende (who lives in Oslo)": the universe models no place at all
-    (data/places.txt), so the qualifier can be neither confirmed nor refuted.
-The gold answer of every variant is the deflection. Only questions that start from a named person have
-variants (an attribute-start question has no anchor to rewrite).
+A premise rewrites the question's anchor (the person it names; data/variants.tsv holds the wordings) and only the
+documents tell whether it holds. Every wording appears both true and not:
+  * relation, "Geri Adey's cousin Lanny Widgeon": a control names one of her cousins, which narrows the question to
+    that person (its answer and required set are recomputed, a part of the question's); the variant
+    `false_premise_relation` names a real person, preferably related to her some other way, who is not her cousin
+    (his article is shown; her required walk lists all her cousins, so the documents refute it);
+  * attribute, "Leonard Rende (whose occupation is dentist)", "(whose hobby is ...)", "(born on ...)": a control
+    states his own value; the variant `false_premise_attribute` a value held by someone in the question's family;
+  * place, "(who was born in Oslo)", "(who lives in Oslo)", "(who went to Ashgrove Academy)": about half the people
+    have each place (data/places.tsv). A control states his own; `false_premise_attribute` another one when he has
+    one; `uncertain_specificity` one when his article states none, so the universe cannot tell;
+  * `nonexistent_person`: the anchor's surname changed (NeoQA: "change the last name only") to one the universe uses,
+    preferably in the question's family, so that nobody has that full name. A look-up by nature: the name has no
+    article.
+The gold answer of every variant is the deflection. Only questions that start from a named person have forms other
+than their own wording (an attribute-start question has no anchor to rewrite; nor a false closed-world count: most
+values are held by one person, so a stated count other than 1 would tell the label by its number alone).
 """
 
 from __future__ import annotations
@@ -25,9 +29,8 @@ from functools import lru_cache
 
 from ..rng import pick, shuffled, stream
 from .kinship import Kinship
-from .relations import DATA_DIR, relations
-from .solver import parse_literal
-from .vocabulary import load_vocabulary
+from .relations import DATA_DIR, IS_FEMALE, IS_MALE, places, relations
+from .solver import Literal, Solver, parse_literal
 
 KINDS: tuple[str, ...] = (
     "false_premise_relation",
@@ -35,40 +38,35 @@ KINDS: tuple[str, ...] = (
     "nonexistent_person",
     "uncertain_specificity",
 )
-REFUTED, UNKNOWN = "refuted", "unknown"
+CONFIRMED, REFUTED, UNKNOWN = "confirmed", "refuted", "unknown"
 PREMISE_ATTRIBUTES: tuple[str, ...] = ("job", "hobby", "dob")
+PLACES: tuple[str, ...] = tuple(places())
+PLAIN = "plain"
 _NAME = r"[A-Z][A-Za-z]+ [A-Z][A-Za-z]+"
 ATTEMPTS = 1000  # random draws before a kind is given up for one question (never reached in practice)
 
 
 @dataclass(frozen=True)
-class Variant:
-    """One unanswerable variant: its question, the premise it rests on as a fact, and what the universe says of it."""
+class Form:
+    """One wording of a family's question: what it asks, the premise it states, and whether that premise holds."""
 
-    kind: str
+    key: str  # unique in the family: "question", "relation:Name", "job+", "job-", "nonexistent:Name", ...
+    wording: str  # what the text shows: PLAIN, "relation", or the premise's attribute (job, hobby, dob, a place)
     question: str
-    premise: str  # e.g. cousin("Geri Adey", "Lanny Widgeon"), job("Leonard Rende", "dentist"), person("Geri Widgeon")
-    status: str  # REFUTED: the universe contradicts the premise; UNKNOWN: the universe does not model it
+    query: tuple[str, ...]  # the query its answer comes from: the question's, or narrowed to the person a premise names
+    answer: tuple[str, ...]  # that query's answer (what a reader who trusts the premise would give)
+    premise: str = ""  # e.g. cousin("Geri Adey", "Lanny Widgeon"), job("Leonard Rende", "dentist"), person("Geri X")
+    status: str = ""  # CONFIRMED (true in the universe), REFUTED (false), UNKNOWN (the universe does not say)
+    kind: str = ""  # the unanswerable kind, "" for the question and its controls
+    named: str = ""  # another real person the premise names (relation premises), whose article is always shown
 
 
 @lru_cache(maxsize=1)
-def wordings() -> dict[tuple[str, str], str]:
-    """(kind, key) -> wording, from data/variants.tsv."""
+def wordings() -> dict[str, str]:
+    """Premise key (relation, or an attribute) -> wording, from data/variants.tsv."""
     lines = (DATA_DIR / "variants.tsv").read_text(encoding="utf-8").splitlines()
     rows = [line.split("\t") for line in lines if line and not line.startswith("#")]
-    return {(kind, key): wording for kind, key, wording in rows}
-
-
-@lru_cache(maxsize=1)
-def places() -> tuple[str, ...]:
-    """The places uncertain-specificity qualifiers name, from data/places.txt."""
-    lines = (DATA_DIR / "places.txt").read_text(encoding="utf-8").splitlines()
-    return tuple(line for line in lines if line and not line.startswith("#"))
-
-
-def qualifiers() -> tuple[str, ...]:
-    """The predicates of uncertain-specificity qualifiers (none is a relation or attribute of the universe)."""
-    return tuple(key for kind, key in wordings() if kind == "uncertain_specificity")
+    return {key: wording for key, wording in rows}
 
 
 def _replace_last(text: str, old: str, new: str) -> str:
@@ -78,127 +76,268 @@ def _replace_last(text: str, old: str, new: str) -> str:
     return head + new + tail
 
 
-class VariantMaker:
-    """Variants of the questions of one universe."""
+def _gender(relation: str) -> str | None:
+    """The gender a relation's people have (its path ends with a gender step), None for parent, sibling, friend, ..."""
+    steps = relations()[relation].steps
+    return {IS_FEMALE: "female", IS_MALE: "male"}.get(steps[-1][0]) if steps else None
 
-    def __init__(self, kinship: Kinship, seed: int, bank: Sequence[str]) -> None:
+
+def narrowed_query(query: Sequence[str], name: str) -> tuple[str, ...]:
+    """The query with its innermost relation hop replaced by one of its people: `name` in place of the variable."""
+    inner = parse_literal(query[-1])
+    variable = inner.target
+    rest = list(query[:-1])
+    rest[-1] = re.sub(rf"(?<![A-Za-z_0-9]){re.escape(variable)}(?![A-Za-z_0-9])", f'"{name}"', rest[-1], count=1)
+    return tuple(rest)
+
+
+class FormMaker:
+    """The forms of the question families of one universe."""
+
+    def __init__(self, kinship: Kinship, solver: Solver, seed: int, bank: Sequence[str]) -> None:
         self.kinship = kinship
+        self.solver = solver
         self.universe = kinship.universe
         self.seed = seed
         self.bank = tuple(bank)
+        self._surnames: tuple[str, ...] | None = None
+        self._answers: dict[tuple[str, ...], list[str]] = {}  # narrowed query -> its answers
+
+    def anchor(self, query: Sequence[str]) -> tuple[Literal, str] | None:
+        """(innermost literal, anchor name) of a question that starts from a named person, else None."""
+        first = parse_literal(query[-1])
+        return None if first.inverse else (first, first.source.strip()[1:-1])
 
     def variants(
-        self, question_id: str, text: str, query: Sequence[str], family: Collection[int], per_kind: int
-    ) -> list[Variant]:
-        """Up to `per_kind` variants of each kind that applies; `family` = the people of the question's required set."""
-        first = parse_literal(query[-1])
-        if first.inverse or per_kind <= 0:
+        self, key: str, text: str, query: Sequence[str], answer: Sequence[str], near: Collection[int], per_kind: int
+    ) -> list[Form]:
+        """Up to `per_kind` unanswerable variants of each kind that applies; `near` = the people of the question's
+        required set (the family whose values and names the variants borrow)."""
+        found = self.anchor(query)
+        if found is None or per_kind <= 0:
             return []
-        anchor = first.source.strip()[1:-1]
+        first, anchor = found
         person = self.universe.ids[anchor]
-        near = sorted(family, key=self.universe.names.__getitem__)
-        out: list[Variant] = []
-        makers = (self._relation, self._attribute, self._nonexistent, self._uncertain)
-        for kind, make in zip(KINDS, makers):
-            rng = stream(self.seed, "variants", question_id, kind)
-            out += make(rng, text, first, anchor, person, near, per_kind)
+        ordered = sorted(near, key=self.universe.names.__getitem__)
+        out: list[Form] = []
+        base = Form("question", PLAIN, text, tuple(query), tuple(answer))
+        for kind in KINDS:
+            rng = stream(self.seed, "variants", key, kind)
+            for _ in range(per_kind):
+                made = self._variant(kind, rng, base, first, anchor, person, ordered, {f.key for f in out})
+                if made is not None:
+                    out.append(made)
         return out
 
-    def _relation(
-        self, rng: random.Random, text: str, first, anchor: str, person: int, near: list[int], per_kind: int
-    ) -> list[Variant]:
-        if first.kind != "relation":
-            return []
+    def control(
+        self, kind: str, rng: random.Random, key: str, text: str, query: Sequence[str], answer: Sequence[str]
+    ) -> Form:
+        """A form of the question a reader must answer, worded as the variants of `kind` are: a true premise of the
+        same wording (plain for nonexistent_person, or when no true premise of that wording exists)."""
+        found = self.anchor(query)
+        base = Form("question", PLAIN, text, tuple(query), tuple(answer))
+        if found is None:
+            return base
+        first, anchor = found
+        person = self.universe.ids[anchor]
+        if kind == "false_premise_relation":
+            return self._confirmed_relation(rng, base, first, anchor, person) or base
+        if kind == "false_premise_attribute":
+            choices = self._attribute_choices(person)
+            return self._confirmed_attribute(base, anchor, person, pick(rng, choices)) if choices else base
+        if kind == "uncertain_specificity":
+            held = [p for p in PLACES if self.universe.attribute(p)[person] is not None]
+            return self._confirmed_attribute(base, anchor, person, pick(rng, held)) if held else base
+        return base
+
+    def _attribute_choices(self, person: int) -> list[str]:
+        """The premise attributes a false or confirmed attribute premise about `person` draws from (the same set)."""
+        return [a for a in (*PREMISE_ATTRIBUTES, *PLACES) if self.universe.attribute(a)[person] is not None]
+
+    def _variant(
+        self,
+        kind: str,
+        rng: random.Random,
+        base: Form,
+        first: Literal,
+        anchor: str,
+        person: int,
+        near: list[int],
+        taken: set[str],
+    ) -> Form | None:
+        if kind == "false_premise_relation":
+            return self._false_relation(rng, base, first, anchor, person, near, taken)
+        if kind == "false_premise_attribute":
+            return self._false_attribute(rng, base, anchor, person, near, taken)
+        if kind == "nonexistent_person":
+            return self._nonexistent(rng, base, anchor, person, near, taken)
+        return self._uncertain(rng, base, anchor, person, near, taken)
+
+    def _relation_phrase(self, base: Form, first: Literal, anchor: str, other: str) -> str | None:
+        if first.kind != "relation" or len(base.query) < 2:  # "Who is X's cousin Y?" would ask nothing
+            return None
+        singular = relations()[first.predicate].singular
+        phrase = wordings()["relation"].format(anchor=anchor, relation=singular, person=other)
+        return _replace_last(base.question, f"the {singular} of {anchor}", phrase)
+
+    def _confirmed_relation(
+        self, rng: random.Random, base: Form, first: Literal, anchor: str, person: int
+    ) -> Form | None:
+        if first.kind != "relation" or len(base.query) < 2:
+            return None
+        names = self.universe.names
+        variable = parse_literal(base.query[0]).target  # the answer variable: the outermost literal's output
+        for other in shuffled(rng, sorted(self.kinship.targets(first.predicate, person), key=names.__getitem__)):
+            query = narrowed_query(base.query, names[other])
+            answer = self._answers.get(query)
+            if answer is None:
+                answer = self._answers[query] = self.solver.solve(list(query), variable).answers
+            if answer:
+                question = self._relation_phrase(base, first, anchor, names[other])
+                assert question is not None
+                premise = f'{first.predicate}("{anchor}", "{names[other]}")'
+                return Form(
+                    f"relation:{names[other]}",
+                    "relation",
+                    question,
+                    query,
+                    tuple(answer),
+                    premise,
+                    CONFIRMED,
+                    named=names[other],
+                )
+        return None
+
+    def _false_relation(
+        self,
+        rng: random.Random,
+        base: Form,
+        first: Literal,
+        anchor: str,
+        person: int,
+        near: list[int],
+        taken: set[str],
+    ) -> Form | None:
+        if first.kind != "relation" or len(base.query) < 2:
+            return None
         names = self.universe.names
         true = set(self.kinship.targets(first.predicate, person)) | {person}
-        related = sorted({y for _, y, _ in self.kinship.choices(person, self.bank)} - true, key=names.__getitem__)
-        candidates = related or [p for p in near if p not in true]
-        singular = relations()[first.predicate].singular
-        wording = wordings()[("false_premise_relation", "relation")]
-        out = []
-        for other in shuffled(rng, candidates)[:per_kind]:
-            phrase = wording.format(anchor=anchor, relation=singular, person=names[other])
-            question = _replace_last(text, f"the {singular} of {anchor}", phrase)
-            out.append(
-                Variant("false_premise_relation", question, f'{first.predicate}("{anchor}", "{names[other]}")', REFUTED)
-            )
-        return out
+        gender = _gender(first.predicate)  # "X's husband Y" names a man: a first name tells the gender
 
-    def _attribute(
-        self, rng: random.Random, text: str, first, anchor: str, person: int, near: list[int], per_kind: int
-    ) -> list[Variant]:
-        out: list[Variant] = []
-        used: set[tuple[str, str]] = set()
-        for attribute in (shuffled(rng, PREMISE_ATTRIBUTES) * per_kind)[:per_kind]:
-            values = self.universe.attribute(attribute)
-            wrong = {values[person], None}
-            held = {value for value in (values[p] for p in near) if value is not None}
-            candidates = sorted(held - wrong - {v for a, v in used if a == attribute})
-            for _ in range(ATTEMPTS):  # nobody in the family holds another value: one of anyone's
-                if candidates:
-                    break
-                other = values[pick(rng, range(len(values)))]
-                if other is not None and other not in wrong and (attribute, other) not in used:
-                    candidates = [other]
-            if not candidates:
-                continue
-            value = pick(rng, candidates)
-            used.add((attribute, value))
-            phrase = wordings()[("false_premise_attribute", attribute)].format(name=anchor, value=value)
-            out.append(
-                Variant(
-                    "false_premise_attribute",
-                    _replace_last(text, anchor, phrase),
-                    f'{attribute}("{anchor}", "{value}")',
-                    REFUTED,
-                )
-            )
-        return out
+        def fits(other: int) -> bool:
+            return other not in true and (gender is None or self.universe.gender(other) == gender)
 
-    def _nonexistent(
-        self, rng: random.Random, text: str, first, anchor: str, person: int, near: list[int], per_kind: int
-    ) -> list[Variant]:
-        given, surname = anchor.rsplit(" ", 1)
-        ids = self.universe.ids
-        family_names = sorted({self.universe.names[p].rsplit(" ", 1)[1] for p in near} - {surname})
-        candidates = [s for s in shuffled(rng, family_names) if f"{given} {s}" not in ids]
-        surnames = load_vocabulary().surnames
+        related = sorted({y for _, y, _ in self.kinship.choices(person, self.bank) if fits(y)}, key=names.__getitem__)
+        candidates = [p for p in related or [p for p in near if fits(p)] if f"relation-:{names[p]}" not in taken]
+        if not candidates:
+            return None
+        other = names[pick(rng, candidates)]
+        question = self._relation_phrase(base, first, anchor, other)
+        assert question is not None
+        premise = f'{first.predicate}("{anchor}", "{other}")'
+        return Form(
+            f"relation-:{other}",
+            "relation",
+            question,
+            base.query,
+            base.answer,
+            premise,
+            REFUTED,
+            "false_premise_relation",
+            other,
+        )
+
+    def _confirmed_attribute(self, base: Form, anchor: str, person: int, attribute: str) -> Form:
+        value = self.universe.attribute(attribute)[person]
+        assert value is not None
+        return self._attribute_form(base, anchor, attribute, value, CONFIRMED, "", f"{attribute}+")
+
+    def _attribute_form(
+        self, base: Form, anchor: str, attribute: str, value: str, status: str, kind: str, key: str
+    ) -> Form:
+        phrase = wordings()[attribute].format(name=anchor, value=value)
+        premise = f'{attribute}("{anchor}", "{value}")'
+        return Form(
+            key, attribute, _replace_last(base.question, anchor, phrase), base.query, base.answer, premise, status, kind
+        )
+
+    def _borrowed(self, rng: random.Random, attribute: str, near: list[int], wrong: set[str | None]) -> str | None:
+        """A value of `attribute` held by someone in the question's family (else by anyone) and not in `wrong`."""
+        values = self.universe.attribute(attribute)
+        held = sorted({v for v in (values[p] for p in near) if v is not None} - wrong)
+        if held:
+            return pick(rng, held)
         for _ in range(ATTEMPTS):
-            if len(candidates) >= per_kind:
-                break
-            other = pick(rng, surnames)
-            if other != surname and f"{given} {other}" not in ids and other not in candidates:
-                candidates.append(other)
-        out = []
-        for other in candidates[:per_kind]:
-            name = f"{given} {other}"
-            out.append(Variant("nonexistent_person", _replace_last(text, anchor, name), f'person("{name}")', REFUTED))
-        return out
+            other = values[pick(rng, range(len(values)))]
+            if other not in wrong:
+                return other
+        return None
+
+    def _false_attribute(
+        self, rng: random.Random, base: Form, anchor: str, person: int, near: list[int], taken: set[str]
+    ) -> Form | None:
+        choices = [a for a in self._attribute_choices(person) if f"{a}-" not in taken]
+        if not choices:
+            return None
+        attribute = pick(rng, choices)
+        value = self._borrowed(rng, attribute, near, {self.universe.attribute(attribute)[person], None})
+        if value is None:
+            return None
+        return self._attribute_form(base, anchor, attribute, value, REFUTED, "false_premise_attribute", f"{attribute}-")
 
     def _uncertain(
-        self, rng: random.Random, text: str, first, anchor: str, person: int, near: list[int], per_kind: int
-    ) -> list[Variant]:
-        out = []
-        pairs = [(predicate, place) for predicate in qualifiers() for place in places()]
-        for predicate, place in shuffled(rng, pairs)[:per_kind]:
-            phrase = wordings()[("uncertain_specificity", predicate)].format(name=anchor, value=place)
-            out.append(
-                Variant(
-                    "uncertain_specificity",
-                    _replace_last(text, anchor, phrase),
-                    f'{predicate}("{anchor}", "{place}")',
-                    UNKNOWN,
-                )
-            )
-        return out
+        self, rng: random.Random, base: Form, anchor: str, person: int, near: list[int], taken: set[str]
+    ) -> Form | None:
+        unheld = [p for p in PLACES if self.universe.attribute(p)[person] is None and f"{p}?" not in taken]
+        if not unheld or not self.universe.places:
+            return None
+        place = pick(rng, unheld)
+        value = self._borrowed(rng, place, near, {None})
+        if value is None:
+            return None
+        return self._attribute_form(base, anchor, place, value, UNKNOWN, "uncertain_specificity", f"{place}?")
+
+    def _nonexistent(
+        self, rng: random.Random, base: Form, anchor: str, person: int, near: list[int], taken: set[str]
+    ) -> Form | None:
+        given, surname = anchor.rsplit(" ", 1)
+        ids = self.universe.ids
+        family = sorted({self.universe.names[p].rsplit(" ", 1)[1] for p in near} - {surname})
+        candidates = [s for s in shuffled(rng, family) if f"{given} {s}" not in ids and f"nonexistent:{s}" not in taken]
+        if not candidates:  # a surname the universe uses elsewhere
+            everyone = self.surnames()
+            for _ in range(ATTEMPTS):
+                other = pick(rng, everyone)
+                if other != surname and f"{given} {other}" not in ids and f"nonexistent:{other}" not in taken:
+                    candidates = [other]
+                    break
+        if not candidates:
+            return None
+        name = f"{given} {candidates[0]}"
+        return Form(
+            f"nonexistent:{candidates[0]}",
+            PLAIN,
+            _replace_last(base.question, anchor, name),
+            base.query,
+            base.answer,
+            f'person("{name}")',
+            REFUTED,
+            "nonexistent_person",
+        )
+
+    def surnames(self) -> tuple[str, ...]:
+        """The surnames people of this universe have, sorted."""
+        if self._surnames is None:
+            self._surnames = tuple(sorted({name.rsplit(" ", 1)[1] for name in self.universe.names}))
+        return self._surnames
 
 
 @lru_cache(maxsize=1)
-def _premise_patterns() -> tuple[tuple[str, str, re.Pattern[str]], ...]:
-    """(kind, predicate or "relation", pattern) for each wording; the relation pattern captures the relation too."""
+def _premise_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    """(predicate or "relation", pattern) for each wording; the relation pattern captures the relation too."""
     singular = "|".join(sorted((re.escape(r.singular) for r in relations().values()), key=len, reverse=True))
     out = []
-    for (kind, key), wording in wordings().items():
+    for key, wording in wordings().items():
         pattern = re.escape(wording)
         for field, group in (
             ("anchor", f"({_NAME})"),
@@ -208,8 +347,12 @@ def _premise_patterns() -> tuple[tuple[str, str, re.Pattern[str]], ...]:
             ("value", "(.+?)"),
         ):
             pattern = pattern.replace(re.escape("{" + field + "}"), group)
-        out.append((kind, key, re.compile(pattern)))
+        out.append((key, re.compile(pattern)))
     return tuple(out)
+
+
+def _premise_matches(question: str) -> list[tuple[str, re.Match[str]]]:
+    return [(key, match) for key, pattern in _premise_patterns() for match in pattern.finditer(question)]
 
 
 def read_premises(question: str) -> list[tuple[str, str, str]]:
@@ -219,17 +362,20 @@ def read_premises(question: str) -> list[tuple[str, str, str]]:
     """
     by_singular = {rel.singular: name for name, rel in relations().items()}
     found = []
-    for _, key, pattern in _premise_patterns():
-        for match in pattern.finditer(question):
-            if key == "relation":
-                anchor, relation, person = match.groups()
-                found.append((by_singular[relation], anchor, person))
-            else:
-                name, value = match.groups()
-                found.append((key, name, value))
+    for key, match in _premise_matches(question):
+        if key == "relation":
+            anchor, relation, person = match.groups()
+            found.append((by_singular[relation], anchor, person))
+        else:
+            name, value = match.groups()
+            found.append((key, name, value))
     return found
 
 
 def named_people(question: str) -> list[str]:
-    """The full names a question's text names, in order."""
+    """The full names a question's text names, in order (a premise's value, such as a school, is not a name)."""
+    for key, match in _premise_matches(question):
+        if key != "relation":
+            start, end = match.span(2)
+            question = question[:start] + "-" * (end - start) + question[end:]
     return re.findall(rf"(?<![A-Za-z]){_NAME}(?![A-Za-z])", question)

@@ -16,13 +16,15 @@ def _read_list(file_name: str) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class Vocabulary:
-    """First names by gender, surnames, jobs and hobbies, in file order."""
+    """First names by gender, surnames, jobs, hobbies, cities and schools, in file order."""
 
     female_first_names: tuple[str, ...]
     male_first_names: tuple[str, ...]
     surnames: tuple[str, ...]
     jobs: tuple[str, ...]
     hobbies: tuple[str, ...]
+    cities: tuple[str, ...]  # birthplaces and cities of residence (people may or may not have one)
+    schools: tuple[str, ...]
 
 
 @lru_cache(maxsize=1)
@@ -34,4 +36,6 @@ def load_vocabulary() -> Vocabulary:
         surnames=_read_list("surnames.txt"),
         jobs=_read_list("jobs.txt"),
         hobbies=_read_list("hobbies.txt"),
+        cities=_read_list("cities.txt"),
+        schools=_read_list("schools.txt"),
     )

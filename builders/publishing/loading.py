@@ -1,13 +1,16 @@
 """Read a release back: find one configuration's files (folder or Hub), check them against the manifest, decrypt.
 
 The result is a list of local Parquet files for `datasets` to read.  Sealed shards are opened into a folder of
-the `datasets` cache named after the digests of exactly those shards; they are decrypted into a staging folder
-that is renamed into place only when every shard authenticated and matched its manifest digest, so an error
-leaves no decrypted byte behind.
+the `datasets` cache named after the digests of exactly those shards; each is decrypted into a file without a name
+(O_TMPFILE, which the kernel frees if the process is killed), given a name in a staging folder only once it
+authenticated and matched its manifest digest, and the folder is renamed into place when every shard has; so
+neither an error nor a SIGKILL leaves decrypted bytes behind. (Where the system has no unnamed files, the shards are
+decrypted into the staging folder itself, which the next load removes if a kill left it.)
 """
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import re
@@ -15,7 +18,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from encryption.aead_stream import SealedFileError, check_passphrase, unseal_file
+from encryption.aead_stream import SealedFileError, check_passphrase, iter_unsealed, unseal_file
 
 from .errors import ReleaseError
 from .hub import download
@@ -138,23 +141,56 @@ def _decrypted(folder: Path, entries: list[Entry], passphrase: str, cache_root: 
     staging = staging_folder(target.parent, f"{target.name}.partial-")
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(parents=True)
+    unnamed: list[tuple[str, int]] = []  # (the shard's name, its unnamed file)
     try:
         for name, entry in zip(names, entries):
+            handle = _unnamed_file(target.parent)
+            if handle is not None:
+                unnamed.append((name, handle))
+            plain = Path(f"/proc/self/fd/{handle}") if handle is not None else staging / name
             try:
-                unseal_file(folder / entry.path, staging / name, passphrase, where=entry.path)
+                if handle is None:  # no unnamed files here: a kill leaves this file until the next load
+                    unseal_file(folder / entry.path, plain, passphrase, where=entry.path)
+                else:
+                    with open(folder / entry.path, "rb") as source, open(handle, "wb", closefd=False) as sink:
+                        for chunk in iter_unsealed(source, passphrase, where=entry.path):
+                            sink.write(chunk)
             except SealedFileError as error:
                 raise ReleaseError(str(error)) from None
-            if file_digest(staging / name) != (entry.plaintext_size, entry.plaintext_sha256):
+            if file_digest(plain) != (entry.plaintext_size, entry.plaintext_sha256):
                 raise ReleaseError(
                     f"{entry.path} decrypts, but not to the Parquet bytes {MANIFEST} lists: the release and its "
                     "manifest do not match; re-publish the release"
                 )
-            _check_place(staging / name, entry)  # before the plaintext reaches the cache
+            _check_place(plain, entry)  # before the plaintext reaches the cache
+        if unnamed:  # named only once every shard is whole and checked: linkat(AT_SYMLINK_FOLLOW) of /proc/self/fd/N
+            descriptors = os.open("/proc/self/fd", os.O_RDONLY | os.O_DIRECTORY)
+            try:
+                for name, handle in unnamed:
+                    os.link(str(handle), staging / name, src_dir_fd=descriptors, follow_symlinks=True)
+            finally:
+                os.close(descriptors)
         shutil.rmtree(target, ignore_errors=True)
         os.replace(staging, target)
     finally:
+        for _, handle in unnamed:
+            os.close(handle)
         shutil.rmtree(staging, ignore_errors=True)
     return [target / name for name in names]
+
+
+def _unnamed_file(folder: Path) -> int | None:
+    """A file without a name in `folder` (Linux's O_TMPFILE), or None where the system has none: the kernel frees
+    it when the process ends, however it ends, so plaintext decrypted into it never outlives a killed load."""
+    flag = getattr(os, "O_TMPFILE", None)
+    if flag is None:
+        return None
+    try:
+        return os.open(folder, flag | os.O_RDWR, 0o600)
+    except OSError as error:
+        if error.errno in (errno.EOPNOTSUPP, errno.EISDIR, errno.EINVAL):
+            return None
+        raise
 
 
 def open_release(

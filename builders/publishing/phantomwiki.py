@@ -11,6 +11,7 @@ and its subsets are streamed into shards, so peak memory is that of generating t
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import shutil
@@ -23,6 +24,7 @@ import cards
 
 from .. import __version__
 from ..digest import PHANTOMWIKI_CODE, code_digest
+from ..locks import FolderBusy, held
 from ..neoqa import CONFIG_NAMES as NEOQA_CONFIG_NAMES
 from ..phantomwiki import generate as engine
 from ..phantomwiki.config import SUBSETS, ConfigError, Settings, format_name, parse_name, settings_from
@@ -38,6 +40,7 @@ from .staging import staging as staging_folder
 DATASET = "phantom_wiki"
 MIN_SHARD_BYTES = 10_000  # smaller shards would hold a row or two each
 REPO_PLACEHOLDER = "<org>/<name>"
+MAX_NUM_PROC = 256
 
 Progress = Callable[[str], None]
 
@@ -116,6 +119,12 @@ def _refuse_dropping(held: Iterable[str], kept: Sequence[str], where: str) -> No
 def _prepare_out(out: Path, names: Sequence[str], replace: bool) -> Manifest | None:
     """Refuse an `out` that holds anything but an earlier release, or one with configurations not in `names`
     (unless `replace`); return the earlier release's manifest if there is one."""
+    here, target = Path.cwd().resolve(), out.resolve()
+    if target == here or target in here.parents:
+        raise PublishError(
+            f"--out {out} is the folder you are in{'' if target == here else ' or holds it'}: a release replaces its "
+            "folder whole, which would pull it from under you; give a folder of its own, e.g. --out releases/NAME"
+        )
     if not out.exists():
         return None
     if not out.is_dir():
@@ -269,7 +278,47 @@ def write_release(
         )
     universes = _universes(configurations, knobs)
     chosen = _subsets(subsets)
-    out = Path(out)
+    out = Path(os.path.normpath(out))
+    _prepare_out(out, _config_names(universes, chosen), replace)  # before anything is made beside it
+    lock = out.parent / f".{out.name}.lock"
+    try:
+        with held(lock, f"--out {out}", "wait for that publish to end, or choose another --out"):
+            return _write_locked(
+                universes,
+                chosen,
+                out,
+                passphrase,
+                passphrase_in_card,
+                repo_id,
+                max_shard_bytes,
+                replace,
+                num_proc,
+                progress,
+            )
+    except FolderBusy as error:
+        raise PublishError(str(error)) from None
+    except OSError as error:
+        full = error.errno in (errno.ENOSPC, errno.EDQUOT)
+        raise PublishError(
+            f"cannot write {error.filename or out}: {error.strerror or error}; "
+            + ("free some space or choose another --out; " if full else "")
+            + "nothing was half-written: the folder holds what it held before"
+        ) from None
+
+
+def _write_locked(
+    universes: list[tuple[str, Settings]],
+    chosen: list[str],
+    out: Path,
+    passphrase: str | None,
+    passphrase_in_card: bool,
+    repo_id: str | None,
+    max_shard_bytes: int,
+    replace: bool,
+    num_proc: int,
+    progress: Progress | None,
+) -> Release:
+    """write_release's work, while this process holds the folder's lock: no other publish reads or writes it."""
     restore(out, _previous(out))  # a run killed between moving the old release aside and the new one in
     remove_orphans(out.parent, _previous(out))
     remove_orphans(out.parent, f".{out.name}.publishing-")  # what a killed run left: it may hold plaintext
@@ -313,8 +362,11 @@ def write_release(
 
 
 def _check_num_proc(num_proc: object) -> None:
-    if isinstance(num_proc, bool) or not isinstance(num_proc, int) or num_proc < 1:
-        raise PublishError(f"num_proc={num_proc!r} must be a whole number of processes, at least 1")
+    if isinstance(num_proc, bool) or not isinstance(num_proc, int) or not 1 <= num_proc <= MAX_NUM_PROC:
+        raise PublishError(
+            f"num_proc={num_proc!r} must be a whole number of processes from 1 to {MAX_NUM_PROC} (each holds a "
+            "universe; more than the machine's cores gain nothing)"
+        )
 
 
 def _card(manifest: Manifest, passphrase: str | None, encrypted: bool, repo_id: str | None) -> str:

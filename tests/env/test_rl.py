@@ -59,6 +59,52 @@ def test_the_reward_takes_trls_grpo_call():
         reward(completions=["x"])
 
 
+GOLD = {"answer": "Ann Lee, Bo Li"}
+
+
+@pytest.mark.parametrize(
+    "completion",
+    [
+        "Answer: Ann Lee, Bo Li [" + "9" * 5000 + "]",  # past Python's integer-string limit
+        "Answer: Ann Lee, Bo Li [1, " + "7" * 5000 + "]",
+        "<think>" + "[" * 100_000 + "</think>\nAnswer: Ann Lee, Bo Li",
+        "Answer: Ann Lee, Bo Li\n" + "x" * (4 << 20),
+        [
+            {
+                "role": "assistant",
+                "content": [{"type": "text", "text": "Answer: Ann Lee, "}, {"type": "text", "text": "Bo Li"}],
+            }
+        ],
+        [{"type": "text", "text": "Answer: Ann Lee, Bo Li"}],
+        {"role": "assistant", "content": "Answer: Ann Lee, Bo Li"},
+    ],
+    ids=["5000 digits", "a long citation", "deep brackets", "4 MB", "conversation of parts", "parts", "a message"],
+)
+def test_any_completion_scores_a_number_and_a_right_one_scores_one(completion):
+    assert score_answer(completion, GOLD) == 1.0
+    assert reward([completion], answer=[GOLD["answer"]]) == [1.0]
+
+
+def test_strange_strings_score_without_raising():
+    for text in ["", "\x00", "Answer:", "[", "]" * 1000, "Answer: [" + "1," * 100_000, "\ud800", "</think>" * 3]:
+        assert 0.0 <= score_answer(text, GOLD) <= 1.0
+
+
+@pytest.mark.parametrize(
+    "call, says",
+    [
+        (lambda: reward(completions="Ann Lee", answer=["Ann Lee"]), "completions is a str; give a list"),
+        (lambda: reward(completions=["a", "b"], answer=["a"]), "2 completions, 1 answers"),
+        (lambda: reward(completions=["a"], answer=["a"], metadata=[{}, {}]), "1 completions, 1 answers, 2 metadata"),
+        (lambda: reward(completions=["a"], answer="a"), "answer is a str"),
+    ],
+)
+def test_columns_that_do_not_line_up_are_one_line(call, says):
+    with pytest.raises(ValueError) as error:
+        call()
+    assert says in str(error.value) and "\n" not in str(error.value)
+
+
 def test_higher_curriculum_levels_need_more_hops_on_average():
     means = []
     for level in curriculum():

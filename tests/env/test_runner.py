@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
+import socket
 import subprocess
 import sys
+import time
 from functools import cache
 from pathlib import Path
 
@@ -14,9 +17,10 @@ from builders.phantomwiki.config import settings_from
 from builders.phantomwiki.generate import Generated, generate
 from phantom_env.baselines import OracleModel, RandomWalkModel
 from phantom_env.client import ChatClient, EndpointError
-from phantom_env.runner import TRAJECTORIES, read_trajectories, run, tasks_of
+from phantom_env.runner import RUN_FILE, TRAJECTORIES, RunError, read_trajectories, run, table, tasks_of
 from phantom_env.tools import Corpus
 from tests.env.chat_standin import ChatStandIn
+from tests.full_disk import small_disk
 
 pytestmark = pytest.mark.integration
 
@@ -93,11 +97,12 @@ def test_a_cut_trajectory_line_is_rerun(tmp_path):
     assert [json.loads(line)["id"] for line in path.read_text().splitlines()] == [t.id for t in tasks]
 
 
-def test_the_step_limit_ends_an_episode_unfinished(tmp_path):
+def test_the_step_limit_ends_an_episode_unfinished_and_the_table_counts_it(tmp_path):
     generated, corpus = universe("n500_s1")
     task = next(t for t in tasks_of(generated) if t.minimum_calls >= 3)
     summary = run(OracleModel([task]), corpus, [task], tmp_path, max_steps=2)
-    assert summary["finished"] == 0 and summary["f1"] == 0.0
+    assert summary["finished"] == 0 and summary["f1"] == 0.0 and summary["step_limit"] == 1
+    assert "| stopped at the step limit (--max-steps 2) | 1 |" in table(summary)
 
 
 @pytest.mark.parametrize(
@@ -150,3 +155,189 @@ def test_the_command_line_runs_a_baseline_and_prints_the_scores(tmp_path):
         text=True,
     )
     assert bad.returncode == 2 and bad.stderr.strip().count("\n") == 0 and "give --base-url" in bad.stderr
+
+
+def agent(*arguments: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "phantom_wiki", "agent", *arguments], cwd=REPO, capture_output=True, text=True
+    )
+
+
+def test_a_rerun_with_another_model_is_refused_naming_the_difference_and_asks_nothing(tmp_path):
+    out = str(tmp_path / "run")
+    assert agent("n50_s1", "--model", "oracle", "--mode", "tools", "--max-steps", "200", "--out", out).returncode == 0
+    recorded = json.loads((tmp_path / "run" / RUN_FILE).read_text())
+    assert recorded["universe"] == "n50_s1" and recorded["settings"]["size"] == 50
+    assert {"model", "base_url", "mode", "tools", "max_steps", "package_version"} <= set(recorded)
+    with ChatStandIn(OracleModel([]), max_requests=5) as server:
+        other = agent("n50_s1", "--base-url", server.base_url, "--model", "scripted", "--mode", "react", "--out", out)
+        assert server.requests == []
+    assert other.returncode == 2 and other.stderr.count("\n") == 1
+    assert f'--out {out} holds a run with base_url null, not "{server.base_url}"' in other.stderr
+    assert "--overwrite" in other.stderr and "F1" not in other.stdout
+    longer = agent("n50_s1", "--model", "oracle", "--mode", "tools", "--max-steps", "1000", "--out", out)
+    assert longer.returncode == 2 and "holds a run with max_steps 200, not 1000" in longer.stderr
+    again = agent("n50_s1", "--model", "oracle", "--mode", "tools", "--max-steps", "1000", "--out", out, "--overwrite")
+    assert again.returncode == 0 and json.loads((tmp_path / "run" / RUN_FILE).read_text())["max_steps"] == 1000
+
+
+def test_a_folder_of_trajectories_without_run_json_is_refused(tmp_path):
+    (tmp_path / TRAJECTORIES).write_text("")
+    generated, corpus = universe("n500_s1")
+    with pytest.raises(RunError, match="holds trajectories but no run.json"):
+        run(OracleModel([]), corpus, tasks_of(generated)[:1], tmp_path)
+
+
+class Waiting:
+    """A model that holds its first call until released: a runner kept busy."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self.called, self.release = threading.Event(), threading.Event()
+
+    def complete(self, messages, tools=None, stop=None):
+        self.called.set()
+        self.release.wait(30)
+        return {"message": {"role": "assistant", "content": "Answer: x"}, "usage": {}}
+
+
+def test_a_second_runner_on_the_same_out_is_refused_naming_the_first(tmp_path):
+    import threading
+
+    generated, corpus = universe("n500_s1")
+    tasks = tasks_of(generated)[:2]
+    busy = Waiting()
+    first = threading.Thread(target=run, args=(busy, corpus, tasks, tmp_path))
+    first.start()
+    try:
+        assert busy.called.wait(30)
+        with pytest.raises(RunError) as error:
+            run(OracleModel(tasks), corpus, tasks, tmp_path, max_steps=NO_LIMIT)
+    finally:
+        busy.release.set()
+        first.join(30)
+    said = str(error.value)
+    assert f"--out {tmp_path} is in use by process {os.getpid()}" in said and "\n" not in said
+    assert len(read_trajectories(tmp_path / TRAJECTORIES)) == 2  # the first run's, nothing asked twice
+
+
+@pytest.mark.parametrize(
+    "line, says",
+    [
+        ("{}", "line 2 is not a trajectory ('id' missing)"),
+        ("[1, 2]", "line 2 is not a trajectory (a JSON list, not an object)"),
+        ("not json", "line 2 is not a trajectory (not JSON)"),
+        ("[" * 100_000, "line 2 is not a trajectory (not JSON)"),
+    ],
+)
+def test_a_line_that_is_not_a_trajectory_is_one_line_naming_it(tmp_path, line, says):
+    generated, corpus = universe("n500_s1")
+    tasks = tasks_of(generated)[:3]
+    run(OracleModel(tasks), corpus, tasks, tmp_path, max_steps=NO_LIMIT)
+    path = tmp_path / TRAJECTORIES
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join([lines[0], line, *lines[1:]]) + "\n")
+    with pytest.raises(RunError) as error:
+        run(OracleModel(tasks), corpus, tasks, tmp_path, max_steps=NO_LIMIT)
+    assert says in str(error.value) and "\n" not in str(error.value)
+
+
+def test_a_row_without_tool_calls_is_named_too(tmp_path):
+    generated, corpus = universe("n500_s1")
+    tasks = tasks_of(generated)[:1]
+    run(OracleModel(tasks), corpus, tasks, tmp_path, max_steps=NO_LIMIT)
+    path = tmp_path / TRAJECTORIES
+    row = json.loads(path.read_text())
+    del row["tool_calls"]
+    path.write_text(json.dumps(row) + "\n")
+    with pytest.raises(RunError, match="line 1 is not a trajectory \\('tool_calls' missing\\)"):
+        run(OracleModel(tasks), corpus, tasks, tmp_path, max_steps=NO_LIMIT)
+
+
+KILLED_REPAIR = """
+import os, sys
+from pathlib import Path
+from builders.phantomwiki.config import settings_from
+from builders.phantomwiki.generate import generate
+from phantom_env.baselines import OracleModel
+from phantom_env.runner import run, tasks_of
+from phantom_env.tools import Corpus
+
+when = sys.argv[2]
+truncate = os.truncate
+def killed(path, length):
+    if when == "after":
+        truncate(path, length)
+    os._exit(9)  # as SIGKILL: no cleanup
+os.truncate = killed
+generated = generate(settings_from("n500_s1")[0])
+tasks = tasks_of(generated)[:4]
+run(OracleModel(tasks), Corpus.from_generated(generated), tasks, Path(sys.argv[1]), max_steps=10_000)
+"""
+
+
+@pytest.mark.parametrize("when", ["before", "after"])
+def test_a_kill_during_the_resume_repair_keeps_every_trajectory(tmp_path, when):
+    generated, corpus = universe("n500_s1")
+    tasks = tasks_of(generated)[:4]
+    run(OracleModel(tasks), corpus, tasks, tmp_path, max_steps=NO_LIMIT)
+    path = tmp_path / TRAJECTORIES
+    saved = path.read_text().splitlines(keepends=True)[:3]
+    path.write_text("".join(saved) + saved[0][:50])  # killed while writing the fourth
+    killed = subprocess.run([sys.executable, "-c", KILLED_REPAIR, str(tmp_path), when], cwd=REPO, capture_output=True)
+    assert killed.returncode == 9, killed.stderr
+    assert path.read_text().startswith("".join(saved))  # the repair never had the saved lines out of the file
+    assert run(OracleModel(tasks), corpus, tasks, tmp_path, max_steps=NO_LIMIT)["f1"] == 1.0
+    assert path.read_text().splitlines(keepends=True)[:3] == saved and len(read_trajectories(path)) == 4
+
+
+class AsksNothing:
+    """A model that must not be called: every question is already done."""
+
+    def complete(self, messages, tools=None, stop=None):
+        raise AssertionError("a question was asked again")
+
+
+def test_a_whole_last_line_without_its_newline_is_kept(tmp_path):
+    generated, corpus = universe("n500_s1")
+    tasks = tasks_of(generated)[:2]
+    run(OracleModel(tasks), corpus, tasks, tmp_path, max_steps=NO_LIMIT)
+    path = tmp_path / TRAJECTORIES
+    path.write_text(path.read_text().rstrip("\n"))
+    assert run(AsksNothing(), corpus, tasks, tmp_path, max_steps=NO_LIMIT)["f1"] == 1.0
+    assert path.read_text().endswith("}\n") and len(path.read_text().splitlines()) == 2
+
+
+def test_a_full_disk_is_one_line_and_keeps_what_was_written(tmp_path):
+    generated, corpus = universe("n500_s1")
+    tasks = tasks_of(generated)
+    with small_disk(tmp_path / "disk", 64 << 10) as disk:
+        with pytest.raises(RunError) as error:
+            run(OracleModel(tasks), corpus, tasks, disk / "run", max_steps=NO_LIMIT)
+        said = str(error.value)
+        assert "No space left on device" in said and "a rerun resumes" in said and "\n" not in said
+        kept = read_trajectories(disk / "run" / TRAJECTORIES)
+        assert 0 < len(kept) < len(tasks) and all(row["f1"] == 1.0 for row in kept.values())
+
+
+def test_out_under_a_file_or_an_unreachable_endpoint_is_one_line_at_once(tmp_path):
+    (tmp_path / "file").write_text("x")
+    under = agent("n50_s1", "--model", "oracle", "--out", str(tmp_path / "file" / "run"))
+    assert under.returncode == 2 and under.stderr.count("\n") == 1 and "Not a directory" in under.stderr
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    began = time.monotonic()
+    gone = agent("n50_s1", "--base-url", f"http://127.0.0.1:{port}/v1", "--model", "m", "--out", str(tmp_path / "r"))
+    assert time.monotonic() - began < 20 and gone.returncode == 2 and gone.stderr.count("\n") == 1
+    assert f"cannot reach http://127.0.0.1:{port}/v1/chat/completions: Connection refused" in gone.stderr
+
+
+@pytest.mark.parametrize("command", [["agent", "--help"], ["tasks-path", "--help"]])
+def test_the_faces_help_works_and_says_the_defaults(command):
+    done = subprocess.run([sys.executable, "-m", "phantom_wiki", *command], cwd=REPO, capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout.startswith(f"usage: python -m phantom_wiki {command[0]}")
+    if command[0] == "agent":
+        for default in ("(default react)", "(default atomic)", "(default 1)", "(default 0)", "(default 50"):
+            assert default in " ".join(done.stdout.split()), default

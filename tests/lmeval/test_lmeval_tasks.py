@@ -193,10 +193,23 @@ def test_every_prefix_of_two_or_more_documents_holds_both_sides_in_proportion(un
     seen = 0
     for length, flag in enumerate(answerable, 1):
         seen += flag
-        assert abs(seen - share * length) <= 1, length
+        assert abs(seen - share * length) <= 3, length
         if length >= 2:
             assert 0 < seen < length, length
     assert len({doc["id"] for doc in ordered}) == len(ordered)
+
+
+def test_no_position_tells_a_label():
+    """Every k-th row is answerable about as often as any row (before 0.8.0 row 0 always was, and then every 20th or
+    21st); the order opens with one row of each side, so a prefix of two holds both."""
+    rows = [(i, i % 8 == 0) for i in range(400)]  # one row in eight answerable
+    firsts = [interleaved(rows, lambda r: r[1], seed=seed, label="x")[0][1] for seed in range(200)]
+    assert 0.3 < sum(firsts) / len(firsts) < 0.7  # one of each side opens the order, either first
+    ordered = interleaved(rows, lambda r: r[1], seed=1, label="x")
+    for period in range(2, 25):
+        for phase in range(period):
+            picked = [row[1] for row in ordered[phase::period]]
+            assert sum(picked) / len(picked) < 0.4, (period, phase)
 
 
 def test_neoqa_documents_interleave_the_answerable_and_must_deflect_sides(neoqa_release):
@@ -207,7 +220,7 @@ def test_neoqa_documents_interleave_the_answerable_and_must_deflect_sides(neoqa_
         neoqa_cache_dir=str(neoqa_release / "cache"),
     )
     sides = [doc["answerable"] == ANSWERABLE_LABEL for doc in ordered]
-    assert sides[0] and not sides[1] and all(any(sides[:n]) and not all(sides[:n]) for n in range(2, len(sides) + 1))
+    assert all(any(sides[:n]) and not all(sides[:n]) for n in range(2, len(sides) + 1))
 
 
 def test_interleaving_is_a_seeded_permutation():

@@ -162,28 +162,32 @@ def test_the_headline_is_one_row_per_model_and_universe_with_the_group_s_adt_sco
     assert oracle500["ADTScore (headline)"] == "" and oracle500["instances ADTScore"] == "1.000"
 
 
-def test_categories_come_from_the_logged_documents_with_their_counts(made):
+def test_categories_and_roles_come_from_the_logged_documents_with_their_counts(made):
+    """`acc. <kind>` per kind to refuse, `acc. missing <role>` per role of an insufficient row's missing article."""
     found = tables(made["markdown"])
     for model in ("oracle", "constant"):
         for task in ("phantom_wiki_instances", "phantom_wiki_rag", "phantom_wiki_mc"):
             docs = [sample["doc"] for sample in samples_of(made["home"], model, task)]
             refuse = [d for d in docs if d["answerable"] != "sufficient"]
-            kinds = Counter(d["unanswerable_kind"] or d["answerable"] for d in refuse)
-            if model == "oracle":
-                right = dict.fromkeys(kinds, 1.0)
-            elif task == "phantom_wiki_mc":  # the constant model chooses the first option
-                right = {
-                    k: sum(
-                        d["gold_answer_idx"] == 0 for d in refuse if (d["unanswerable_kind"] or d["answerable"]) == k
-                    )
-                    / n
-                    for k, n in kinds.items()
-                }
-            else:
-                right = dict.fromkeys(kinds, 0.0)
+            groups = {f"acc. {d['unanswerable_kind'] or d['answerable']}": [] for d in refuse}
+            for d in refuse:
+                groups[f"acc. {d['unanswerable_kind'] or d['answerable']}"].append(d)
+                if d["answerable"] == "insufficient" and d["missing_role"]:
+                    groups.setdefault(f"acc. missing {d['missing_role']}", []).append(d)
             (row,) = [r for r in found[task] if r["model"] == model and r["universe"] == "n50_s1"]
-            shown = {h.removeprefix("acc. "): v for h, v in row.items() if h.startswith("acc. ")}
-            assert shown == {kind: f"{right[kind]:.3f} ({count})" for kind, count in kinds.items()}, task
+            shown = {header: value for header, value in row.items() if header.startswith("acc. ")}
+            assert shown == {
+                header: f"{_right(model, task, group):.3f} ({len(group)})" for header, group in groups.items()
+            }
+            assert any(header.startswith("acc. missing ") for header in shown) == (task != "phantom_wiki_rag")
+
+
+def _right(model: str, task: str, docs: list[dict]) -> float:
+    """The share of these must-refuse documents the model refuses: the oracle all, the constant answer none, and in
+    multiple choice the constant model's first option is right where the gold one ("Unanswerable") comes first."""
+    if model == "oracle":
+        return 1.0
+    return sum(d["gold_answer_idx"] == 0 for d in docs) / len(docs) if task == "phantom_wiki_mc" else 0.0
 
 
 def test_a_run_without_logged_documents_shows_its_results_and_says_what_it_lacks(made):
@@ -230,11 +234,10 @@ def test_f1_and_adt_score_against_difficulty_count_the_logged_documents_of_each_
 
 
 def test_f1_and_adt_score_against_distractors_group_the_documents_by_the_distractors_each_shows(made):
-    """At n = 50 no instance has a distractor (everyone is linked to the question); at n = 500 the fixed layout fills
-    32 documents, so the count varies with the required set."""
-    plotted = read_table(made["report"] / "by_distractors.tsv")
-    assert {r["x"] for r in plotted if "n50_s1" in r["series"]} == {0.0}
-    rows = [r for r in plotted if r["series"] == "constant · n500_s1 · instances"]
+    """The fixed layout draws each row's number of documents, so the count of distractors varies from row to row."""
+    rows = [
+        r for r in read_table(made["report"] / "by_distractors.tsv") if r["series"] == "constant · n500_s1 · instances"
+    ]
     docs = [s["doc"] for s in samples_of(made["home"], "constant", "phantom_wiki_instances", "lm-eval-n500")]
     counts = Counter(float(d["num_distractors"]) for d in docs)
     f1 = {r["x"]: (r["y"], r["count"]) for r in rows if r["panel"] == "f1"}

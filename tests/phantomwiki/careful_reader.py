@@ -7,8 +7,11 @@ article among the documents; a question that starts from an attribute value need
 sentence ("In this universe, exactly 3 people have the hobby tango.") and refuses when fewer holders
 have articles. Given the question's text too, it refuses when the question names a person who has no
 article, or states a premise ("Geri Adey's cousin Lanny Widgeon", "(whose hobby is tango)", "(who lives
-in Oslo)") that the documents do not confirm. The eager reader walks the same way but never refuses: a
-missing article reads as empty, and premises are taken on trust.
+in Oslo)") that the documents do not confirm: an attribute or a place by the person's own article, a relation
+by a path of the relation through the documents, each step read from the stepping person's own article. A
+relation premise names one person, so the question asks about that person (its query starts from them). The
+eager reader walks the same way but never refuses: a missing article reads as empty, and premises are taken on
+trust.
 
 Only the documents' text is read (its own sentence parser); relation paths come from the relation table
 (data/relations.tsv, the v1 rules), rewritten here so that "a parent's other child" is one sibling step
@@ -45,7 +48,15 @@ _LISTS = {  # sentence word -> (the person's list it fills, the gender it gives 
     "friend": ("friend", None),
     "friends": ("friend", None),
 }
-_ATTRIBUTES = {"date of birth": "dob", "occupation": "job", "hobby": "hobby", "gender": "gender"}
+_ATTRIBUTES = {
+    "date of birth": "dob",
+    "occupation": "job",
+    "hobby": "hobby",
+    "gender": "gender",
+    "place of birth": "birthplace",
+    "city of residence": "residence",
+    "school": "school",
+}
 _WORDS = "|".join(sorted(map(re.escape, [*_LISTS, *_ATTRIBUTES]), key=len, reverse=True))
 _SENTENCE = re.compile(rf"^The ({_WORDS}) of (.+?) (?:is|are) (.+)\.$")
 _CLOSED_WORLD = re.compile(r"exactly (\d+) (?:person has|people have) the (.+?) (.+?)\.")
@@ -149,13 +160,15 @@ class Reader:
             raise Missing(person)
         return False
 
-    def relation(self, rel: str, person: str) -> set[str]:
+    def relation(self, rel: str, person: str, some_path: bool = False) -> set[str]:
+        """The people rel(person, _) reaches; with some_path, over the paths the documents show, never refusing."""
+        present = (lambda name: name in self.docs.own) if some_path else self._article
         paths: list[tuple[tuple[str, ...], bool]] = [((person,), False)]  # (path, gender of its end given)
         for step in PATHS[rel]:
             if step in ("female", "male"):
                 kept = []
                 for path, told in paths:
-                    if not told and not self._article(path[-1]):
+                    if not told and not present(path[-1]):
                         continue
                     if self.docs.gender.get(path[-1]) == step:
                         kept.append((path, told))
@@ -167,7 +180,7 @@ class Reader:
                 paths = [
                     (path + (other,), step != "friend")
                     for path, _ in paths
-                    if self._article(path[-1])
+                    if present(path[-1])
                     for other in self.docs.own[path[-1]][step]
                 ]
         return {path[-1] for path, _ in paths}
@@ -178,7 +191,7 @@ class Reader:
         try:
             if self.careful:
                 self._check(question)
-            return self._answer(query, closed_world)
+            return self._answer(narrowed(query, question), closed_world)
         except Missing:
             return None
 
@@ -187,12 +200,10 @@ class Reader:
         for person in named_people(question):
             self._article(person)
         for predicate, subject, value in read_premises(question):
-            if predicate in PATHS:
-                confirmed = value in self.relation(predicate, subject)
-            elif predicate in ("dob", "job", "hobby"):
+            if predicate in PATHS:  # one path through the documents shows it
+                confirmed = value in self.relation(predicate, subject, some_path=True)
+            else:  # an attribute or a place: the person's own article states it
                 confirmed = self._article(subject) and self.docs.attributes[subject].get(predicate) == value
-            else:  # no article says where anyone lives, went to school or was born
-                confirmed = False
             if not confirmed:
                 raise Missing(f"{predicate}({subject}, {value})")
 
@@ -230,6 +241,18 @@ class Reader:
                         values.add(self.docs.attributes[person][predicate])
                 return sorted(values)
         return sorted(frontier)
+
+
+def narrowed(query: Sequence[str], question: str) -> list[str]:
+    """The query a question asks: a relation premise ("Geri Adey's cousin Lanny Widgeon") names the one person its
+    innermost hop reaches, so the query starts from them instead."""
+    for predicate, _, person in read_premises(question):
+        if predicate in PATHS:
+            variable = _LITERAL.match(query[-1]).group(3)
+            rest = list(query[:-1])
+            rest[-1] = re.sub(rf"(?<![\w]){variable}(?![\w])", f'"{person}"', rest[-1], count=1)
+            return rest
+    return list(query)
 
 
 def evidence_texts(prompt: str) -> list[str]:

@@ -159,7 +159,7 @@ def test_each_command_offers_only_the_options_it_uses():
     assert "--friendship-degree" in prolog and "--instance-documents" not in prolog and "--retriever" not in prolog
     generate = cli("generate", "--help").stdout
     assert "--instance-documents" in generate and "--subsets" in generate
-    assert "documents in each instance of the fixed layout" in generate  # every option says what it does
+    assert "most documents in an instance of the fixed layout" in generate  # every option says what it does
 
 
 def test_generate_writes_only_the_subsets_asked_for_with_timed_stages(tmp_path):

@@ -16,6 +16,7 @@ from builders.metrics import (
     citation_scores,
     instance_scores,
     is_deflection,
+    read_response,
     unified_points,
     unified_score,
 )
@@ -241,3 +242,8 @@ def test_multiple_choice_scores_count_the_gold_option_only():
     assert scores["adt_score"] == pytest.approx(adt_score(1.0, 1 / 3)) and scores["accuracy"] == 0.5
     assert scores["per_category"] == {"answerable": 1.0, "insufficient": 1.0, "nonexistent_person": 0.0}
     assert scores["count"] == 4
+
+
+def test_read_response_reads_any_string_and_a_number_too_long_to_be_a_document_is_no_citation():
+    assert read_response("Answer: Ann [" + "9" * 5000 + "] [2]") == {"answer": "Ann", "citations": [1]}
+    assert read_response("Answer: Ann [123456789, 1234567890]")["citations"] == [123456788]

@@ -1,26 +1,30 @@
-"""Unanswerable variants and multiple choice: each premise is false (or unknowable) by construction, and each
-option list holds exactly one correct option."""
+"""Premises and multiple choice: every premise is what its status says (SWI-Prolog and the documents agree), every
+premise wording appears true and not, places some people have and others do not, and each option list holds
+exactly one correct option among decoys that look like it."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from collections import Counter, defaultdict
 
 import pytest
 
 from builders.metrics import DEFLECTION, answer_set
+from builders.phantomwiki.config import settings_from
+from builders.phantomwiki.generate import ROWS, generate
 from builders.phantomwiki.options import UNANSWERABLE
 from builders.phantomwiki.prolog import write_program
-from builders.phantomwiki.relations import attributes, relations
-from builders.phantomwiki.required import starts_from_attribute
-from builders.phantomwiki.solver import parse_literal
-from builders.phantomwiki.variants import KINDS, places, qualifiers, read_premises
+from builders.phantomwiki.relations import places, relations
+from builders.phantomwiki.variants import KINDS, PLACES, read_premises
 from builders.phantomwiki.vocabulary import load_vocabulary
 from tests.phantomwiki.careful_reader import Documents, Reader
 from tests.phantomwiki.pw_universes import generated, instances, rag
 from tests.phantomwiki.test_prolog_agreement import run_oracle
 
 _FACT = re.compile(r'^(\w+)\("(.*?)"(?:, "(.*)")?\)$')
+WORDINGS = ("relation", "job", "hobby", "dob", *PLACES)
 
 
 def premise(row) -> tuple[str, ...]:
@@ -28,85 +32,124 @@ def premise(row) -> tuple[str, ...]:
     return (predicate, subject) if value is None else (predicate, subject, value)
 
 
+def wording(row) -> str:
+    predicate = premise(row)[0] if row["premise"] else "plain"
+    return "relation" if predicate in relations() else "plain" if predicate == "person" else predicate
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["n500_s1", "n5000_s1"])
-def test_every_false_premise_is_false_in_swi_prolog_and_refuted_by_the_variants_own_documents(name, tmp_path):
+def test_every_premise_is_what_its_status_says_in_swi_prolog_and_in_the_documents(name, tmp_path):
     g = generated(name)
-    variants = [r for r in instances(name) if r["unanswerable_kind"].startswith("false_premise")]
-    assert {r["unanswerable_kind"] for r in variants} == {"false_premise_relation", "false_premise_attribute"}
+    rows = [r for r in instances(name) if r["premise"] and r["unanswerable_kind"] != "nonexistent_person"]
+    assert {r["premise_status"] for r in rows} == {"confirmed", "refuted", "unknown"}
     program = write_program(g.universe, tmp_path)
-    found = run_oracle(program, [{"query": [r["premise"]], "answer": "true"} for r in variants], tmp_path)
-    assert all(answers == [] for answers in found)
-    for row in variants:
+    facts = [r["premise"] for r in rows]
+    stated = [f'{premise(r)[0]}("{premise(r)[1]}", _)' for r in rows]  # any value of that kind at all
+    found = run_oracle(program, [{"query": [q], "answer": "true"} for q in facts + stated], tmp_path)
+    holds, has_any = found[: len(rows)], found[len(rows) :]
+    for row, true, any_value in zip(rows, holds, has_any):
+        status = row["premise_status"]
+        assert bool(true) == (status == "confirmed"), row["premise"]
+        assert bool(any_value) == (status != "unknown"), row["premise"]  # unknown: no fact of that kind at all
         predicate, subject, value = premise(row)
-        assert row["premise_status"] == "refuted"
         reader = Reader(Documents(d["text"] for d in row["documents"]))
+        if subject not in reader.docs.own:  # an insufficient row without the subject's article
+            assert row["missing_article"] == subject and row["answerable"] == "insufficient"
+            continue
         if predicate in relations():
-            assert value not in reader.relation(predicate, subject), row["instance_id"]  # the documents list them all
+            reached = value in reader.relation(predicate, subject, some_path=True)
+            assert reached == (status == "confirmed") or row["answerable"] == "insufficient", row["instance_id"]
+            if status == "refuted":  # every list the relation reads is shown, and none reaches him
+                assert value not in reader.relation(predicate, subject), row["instance_id"]
         else:
-            assert reader.docs.attributes[subject][predicate] != value, row["instance_id"]
+            said = reader.docs.attributes[subject].get(predicate)
+            assert (said == value) == (status == "confirmed") and (said is None) == (status == "unknown")
 
 
-def test_nonexistent_people_and_uncertain_qualifiers_name_nothing_the_universe_has():
+def test_a_nonexistent_person_looks_like_everyone_else():
     g = generated("n500_s1")
     corpus = "\n".join(a.article for a in g.articles)
     vocabulary = load_vocabulary()
-    words = {w.lower() for w in (*vocabulary.surnames, *vocabulary.female_first_names, *vocabulary.male_first_names)}
-    assert not {place.lower() for place in places()} & words
-    assert not set(qualifiers()) & (set(relations()) | set(attributes()))
-    rows = instances("n500_s1")
+    firsts = {"female": set(vocabulary.female_first_names), "male": set(vocabulary.male_first_names)}
+    given_names = {name.split(" ")[0] for name in g.universe.names}
+    surnames = {name.rsplit(" ", 1)[1] for name in g.universe.names}
+    rows = [r for r in instances("n500_s1") if r["unanswerable_kind"] == "nonexistent_person"]
+    assert rows
     for row in rows:
-        if row["unanswerable_kind"] == "nonexistent_person":
-            _, name = premise(row)
-            assert name not in g.universe.ids and not re.search(rf"\b{name}\b", corpus), name
-            assert row["premise_status"] == "refuted"
-        if row["unanswerable_kind"] == "uncertain_specificity":
-            predicate, _, place = premise(row)
-            assert predicate in qualifiers() and place in places() and row["premise_status"] == "unknown"
-            assert not re.search(rf"\b{place}\b", corpus, re.IGNORECASE) and place.lower() not in {
-                *vocabulary.jobs,
-                *vocabulary.hobbies,
-            }
-    assert {r["unanswerable_kind"] for r in rows} == {"", *KINDS}
+        (_, name), anchor = premise(row), row["question"]
+        given, surname = name.split(" ")
+        assert name not in g.universe.ids and not re.search(rf"\b{name}\b", corpus), name
+        assert given in given_names and surname in surnames and row["premise_status"] == "refuted"
+        real = next(n for n in g.universe.names if n.split(" ")[0] == given and n in corpus)
+        assert given in firsts[g.universe.gender(g.universe.ids[real])] and anchor
 
 
-def test_the_wording_of_every_variant_reads_back_as_its_premise():
+def test_the_wording_of_every_row_reads_back_as_its_premise():
     for row in instances("n500_s1"):
-        kind = row["unanswerable_kind"]
-        if kind and kind != "nonexistent_person":
+        if row["premise"] and row["unanswerable_kind"] != "nonexistent_person":
             assert read_premises(row["question"]) == [premise(row)], row["question"]
-        elif not kind:
+        else:
             assert read_premises(row["question"]) == []
 
 
-def test_one_variant_of_each_kind_that_applies_per_family_shown_with_the_familys_sufficient_documents():
-    g = generated("n500_s1")
+def test_every_premise_wording_appears_true_and_not_in_about_equal_numbers():
+    """A premise in the question tells nothing until the documents are read: each wording is confirmed in about as
+    many rows as it is false or unknown, and the rows a reader must answer are worded like the ones it must not."""
+    rows = instances("n500_s1")
+    by = Counter((wording(r), r["premise_status"] == "confirmed") for r in rows if r["premise"])
+    for key in WORDINGS:
+        true, other = by[key, True], by[key, False]
+        assert true and other and 0.5 < true / other < 2, (key, true, other)
+    shares = {}
+    for label in ("sufficient", "insufficient", "unanswerable"):
+        counts = Counter(wording(r) for r in rows if r["answerable"] == label)
+        shares[label] = {key: counts[key] / sum(counts.values()) for key in ("plain", *WORDINGS)}
+    for key in ("plain", *WORDINGS):
+        values = [shares[label][key] for label in shares]
+        assert max(values) - min(values) < 0.12, (key, shares)
+
+
+def test_one_variant_of_each_kind_that_applies_per_family():
     families = defaultdict(list)
     for row in instances("n500_s1"):
         families[row["question_family_id"]].append(row)
-    questions = {q.id: q for q in g.questions}
-    for family, rows in families.items():
-        q = questions[family]
-        sufficient = next(r for r in rows if r["answerable"] == "sufficient")
+    kinds = Counter()
+    for rows in families.values():
         variants = [r for r in rows if r["answerable"] == "unanswerable"]
-        zero_hops = parse_literal(q.query[-1]).kind != "relation"  # "How many sons does Ann Lee have?"
-        assert Counter(r["unanswerable_kind"] for r in variants) == {
-            k: 1 for k in KINDS if not (zero_hops and k == "false_premise_relation")
-        }
+        assert max(Counter(r["unanswerable_kind"] for r in variants).values()) == 1
+        kinds.update(r["unanswerable_kind"] for r in variants)
         for row in variants:
-            assert row["documents"] == sufficient["documents"] and row["answer"] == [DEFLECTION]
-            assert row["question"] != q.question and row["question_id"] == family
-            assert row["citations"] == [] and row["evidence_titles"] == []
+            assert row["answer"] == [DEFLECTION] and row["citations"] == [] and row["evidence_titles"] == []
+    assert set(kinds) == set(KINDS) and min(kinds.values()) > 0.8 * len(families)
 
 
 def test_the_number_of_variants_per_kind_is_a_setting():
     none = instances("n500_s1", unanswerable=0)
-    assert not [r for r in none if r["answerable"] == "unanswerable"]
+    assert not [r for r in none if r["answerable"] == "unanswerable" or r["premise"]]  # no variants, no controls
     two = instances("n500_s1", unanswerable=2)
     per_family = Counter((r["question_family_id"], r["unanswerable_kind"]) for r in two if r["unanswerable_kind"])
     assert Counter(per_family.values()) and max(per_family.values()) == 2
     questions = {r["question"] for r in two if r["unanswerable_kind"]}
     assert len(questions) == sum(per_family.values())  # two variants of a kind never say the same thing
+
+
+def test_about_half_the_people_have_each_place_and_places_false_keeps_the_articles_of_0_7_0():
+    g = generated("n500_s1")
+    for place in places():
+        held = sum(value is not None for value in g.universe.attribute(place))
+        assert 0.4 < held / len(g.universe) < 0.6
+    assert "The city of residence of " in "\n".join(a.article for a in g.articles)
+    old = generate(settings_from("n50_s1", places=False)[0])
+    digest = hashlib.sha256()
+    for subset in ("questions", "corpus", "database"):
+        for row in ROWS[subset](old):
+            digest.update(json.dumps([subset, row], sort_keys=True).encode())
+    assert digest.hexdigest() == V070_N50_S1_WITHOUT_EVIDENCE
+
+
+# sha256 of the questions, corpus and database rows of n50_s1 at version 0.7.0 (before places existed)
+V070_N50_S1_WITHOUT_EVIDENCE = "8b3a8eafe1be1ee666ffb2dab8d36c9fc8eaa6b2bb16bf29bc752e9404d84e88"
 
 
 @pytest.mark.slow
@@ -126,14 +169,41 @@ def test_every_option_list_holds_exactly_one_correct_option(name):
         assert len(options) >= 3
 
 
-def test_rag_has_the_variants_of_every_family_each_with_its_own_retrieval():
+def test_decoys_have_the_gold_options_shape_and_come_from_the_shown_documents():
+    stated = []
+    for row in instances("n500_s1"):
+        if row["answerable"] != "sufficient":
+            continue
+        gold = row["answer_options"][row["gold_answer_idx"]]
+        decoys = [o for o in row["answer_options"] if o not in (gold, UNANSWERABLE)]
+        text = "\n".join(d["text"] for d in row["documents"])
+        for decoy in decoys:
+            items = decoy.split(", ")
+            assert len(items) == len(gold.split(", ")), (decoy, gold)
+            assert items == sorted(items, key=int if row["is_aggregation_question"] else str)
+            if not row["is_aggregation_question"]:
+                stated.append(all(item in text for item in items))
+    assert sum(stated) / len(stated) > 0.97
+
+
+def test_count_decoys_are_not_centred_on_the_gold_count():
+    ranks = Counter()
+    for row in instances("n500_s1"):
+        if row["is_aggregation_question"] and row["answerable"] == "sufficient" and len(row["answer"]) == 1:
+            numbers = sorted(int(o) for o in row["answer_options"] if o != UNANSWERABLE and "," not in o)
+            ranks[numbers.index(int(row["answer"][0]))] += 1
+    assert len(ranks) >= 3 and max(ranks.values()) < 0.6 * sum(ranks.values())
+
+
+def test_rag_has_each_variant_and_a_control_worded_alike_each_with_its_own_retrieval():
     g = generated("n500_s1")
-    rows, retrieved = instances("n500_s1"), rag("n500_s1")
-    variant_questions = {r["question"] for r in rows if r["answerable"] == "unanswerable"}
-    rag_variants = [r for r in retrieved if r["answerable"] == "unanswerable"]
-    assert {r["question"] for r in rag_variants} == variant_questions
-    assert all(r["answer"] == [DEFLECTION] and not r["retrieved_sufficient"] for r in rag_variants)
-    assert len([r for r in retrieved if r["unanswerable_kind"] == ""]) == len(g.questions)
-    assert not any(
-        starts_from_attribute(q.query) for q in g.questions if q.id in {r["question_family_id"] for r in rag_variants}
-    )
+    retrieved = rag("n500_s1")
+    assert len([r for r in retrieved if not r["premise"] and not r["unanswerable_kind"]]) == len(g.questions)
+    variants = [r for r in retrieved if r["answerable"] == "unanswerable"]
+    assert all(r["answer"] == [DEFLECTION] and not r["retrieved_sufficient"] for r in variants)
+    controls = Counter(wording(r) for r in retrieved if r["premise_status"] == "confirmed")
+    false = Counter(wording(r) for r in variants if r["unanswerable_kind"] != "nonexistent_person")
+    assert sum(controls.values()) > 0.9 * sum(false.values())
+    for row in retrieved:
+        if row["answerable"] != "unanswerable":
+            assert row["answer"] == (row["question_answer"] if row["retrieved_sufficient"] else [DEFLECTION])

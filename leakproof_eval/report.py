@@ -222,7 +222,7 @@ def markdown(report: Report, figures: Sequence[tuple[str, str]] = ()) -> str:
             "each kind of document that must be refused, with its count; `acc. missing <role>`: "
             "refusals of the insufficient documents by the role of their missing article. Both come from the "
             "`--log_samples` files"
-            + (f" ({len(logged)} of the tasks above have them)." if logged else "; none were found."),
+            + (f" ({len(logged)} of the rows above have them)." if logged else "; none were found."),
             "",
         ]
     if unlogged:

@@ -188,6 +188,8 @@ def _evidence_docs(metadata: Mapping[str, Any], subset: str, cite: bool) -> Any:
             "answerable": row["answerable"],
             "citations": row["citations"],
             "document_titles": [d["title"] for d in row["documents"]],
+            # for `python -m leakproof_eval report`'s breakdown by distractors (rag rows have none; no prompt shows it)
+            "num_distractors": row.get("num_distractors"),
             "difficulty": row["difficulty"],
             "is_aggregation_question": row["is_aggregation_question"],
         }
@@ -323,18 +325,14 @@ def score_evidence_cite(doc: Mapping[str, Any], results: Sequence[Mapping[str, A
     return {name: item for name in EVIDENCE_METRICS + CITATION_METRICS}
 
 
+def _instances(items: Sequence[Mapping[str, Any]], *fields: str) -> list[dict[str, Any]]:
+    """The per-document values lm_eval collected as the instance rows builders.metrics scores."""
+    return [{"instance_id": item["id"], **{field: item[field] for field in fields}} for item in items]
+
+
 def evidence_scores(items: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """builders.metrics.instance_scores over the per-document values lm_eval collected."""
-    rows = [
-        {
-            "instance_id": item["id"],
-            "answerable": item["answerable"],
-            "unanswerable_kind": item["unanswerable_kind"],
-            "answer": item["answer"],
-            "citations": item["citations"],
-        }
-        for item in items
-    ]
+    rows = _instances(items, "answerable", "unanswerable_kind", "answer", "citations")
     return metrics.instance_scores(rows, {item["id"]: item["prediction"] for item in items})
 
 
@@ -372,20 +370,17 @@ def score_choice(doc: Mapping[str, Any], results: Sequence[tuple[float, bool]]) 
     return {name: item for name in CHOICE_METRICS}
 
 
+def choice_item_scores(items: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """builders.metrics.choice_scores over the per-document values lm_eval collected for multiple choice."""
+    rows = _instances(items, "answerable", "unanswerable_kind", "gold_answer_idx")
+    return metrics.choice_scores(rows, {item["id"]: item["prediction"] for item in items})
+
+
 def _choice_aggregation(name: str) -> Callable[[Sequence[Mapping[str, Any]]], float]:
     """lm_eval aggregation reporting one value of builders.metrics.choice_scores."""
 
     def aggregate(items: Sequence[Mapping[str, Any]]) -> float:
-        rows = [
-            {
-                "instance_id": item["id"],
-                "answerable": item["answerable"],
-                "unanswerable_kind": item["unanswerable_kind"],
-                "gold_answer_idx": item["gold_answer_idx"],
-            }
-            for item in items
-        ]
-        return metrics.choice_scores(rows, {item["id"]: item["prediction"] for item in items})[name]
+        return choice_item_scores(items)[name]
 
     aggregate.__name__ = aggregate.__qualname__ = f"mc_{name}"
     aggregate.__doc__ = f"`{name}` of builders.metrics.choice_scores over the evaluated documents."

@@ -27,6 +27,7 @@ from ..phantomwiki.config import (
     settings_from,
     universe_name,
 )
+from . import show
 
 SETTINGS_FILE = Path(__file__).with_name("settings.tsv")
 
@@ -439,10 +440,24 @@ def parser(faces: Mapping[str, Face] | None = None) -> argparse.ArgumentParser:
     )
     res.add_argument("--database", required=True, help="v1 facts.pl (or the text of v1's database config)")
     res.add_argument("--questions", required=True, help="v1 questions.json (a JSON list) or JSON lines")
+    shw = commands.add_parser(
+        "show",
+        help="show one row of a subset: readable, as JSON, or as the prompt an lm-eval task sends",
+        description="Show one row of a subset: readable (the label and why, the documents with the required ones "
+        "marked, the options), as the row's JSON, or as exactly the prompt an lm-eval task sends for it.",
+        epilog=GRAMMAR_TEXT,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    show.add_arguments(shw)
+    _knob_arguments(shw, everything)
     for name in faces or {}:
         face = commands.add_parser(name, add_help=False, help=FACE_HELP.get(name))
         face.add_argument("arguments", nargs=argparse.REMAINDER)
     return top
+
+
+def _show(args: argparse.Namespace) -> int:
+    return show.run(*settings_from(args.config, **_knobs(args)), args)
 
 
 def main(argv: list[str], faces: Mapping[str, Face] | None = None) -> int:
@@ -451,6 +466,7 @@ def main(argv: list[str], faces: Mapping[str, Face] | None = None) -> int:
         return faces[argv[0]](argv[1:])
     args = parser(faces).parse_args(argv)
     handlers = {"generate": _generate, "publish": _publish, "list": _list, "prolog": _prolog, "resolve": _resolve}
+    handlers["show"] = _show
     try:
         return handlers[args.command](args)
     except (ConfigError, ValueError, FileNotFoundError) as error:

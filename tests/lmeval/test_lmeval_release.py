@@ -1,0 +1,247 @@
+"""lm-eval over a published release (`phantom_wiki_release`): plain and sealed, from a folder and from the Hub
+stand-in (tests/publish/hub_standin.py, driven by the real huggingface_hub client in a process of its own, as a user's
+HF_ENDPOINT would; what the stand-in does not cover is said there). The oracle scores 1.0, every task sees exactly the
+released rows, the results record the release, and what is wrong or missing is one line."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import phantom_wiki
+from builders.publishing.phantomwiki import write_release
+from leakproof_eval import TaskSetupError
+from leakproof_eval.models import OracleLM
+from leakproof_eval.phantom_wiki_tasks import universe_from
+from tests.lmeval.harness import ROOT, evaluate, scores, task_manager
+from tests.publish.hub_standin import HubStandIn
+from tests.publish.publish_helpers import one_line
+
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
+
+CONFIG = "n50_s1"
+PASSPHRASE = "phantom wiki release key"
+KEY_VARIABLE = "PW_RELEASE_KEY"
+TOKEN = "hf_standin_test_token"
+REPO = "leakproof-lab/phantom_wiki-release"
+TASKS = (
+    "phantom_wiki_questions",
+    "phantom_wiki_instances",
+    "phantom_wiki_instances_cite",
+    "phantom_wiki_rag",
+    "phantom_wiki_rag_cite",
+    "phantom_wiki_mc",
+)
+METRICS = {
+    "phantom_wiki_questions": 4,  # precision, recall, f1, exact_match
+    "phantom_wiki_mc": 4,
+    "phantom_wiki_instances": 8,
+    "phantom_wiki_rag": 8,
+    "phantom_wiki_instances_cite": 10,
+    "phantom_wiki_rag_cite": 10,
+}
+
+
+@pytest.fixture(scope="module")
+def releases(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """n50_s1 published whole, plain and sealed, and with its questions and corpus only."""
+    root = tmp_path_factory.mktemp("releases")
+    return {
+        "plain": write_release([CONFIG], root / "plain").folder,
+        "sealed": write_release([CONFIG], root / "sealed", passphrase=PASSPHRASE).folder,
+        "questions-only": write_release([CONFIG], root / "questions-only", subsets=["questions", "corpus"]).folder,
+    }
+
+
+@pytest.fixture
+def key(monkeypatch: pytest.MonkeyPatch) -> str:
+    """The sealed release's passphrase in an environment variable; its name is what the metadata holds."""
+    monkeypatch.setenv(KEY_VARIABLE, PASSPHRASE)
+    return KEY_VARIABLE
+
+
+def release_metadata(releases: dict[str, Path], which: str, cache: str, **more: object) -> dict[str, object]:
+    metadata = {"phantom_wiki_config": CONFIG, "phantom_wiki_release": str(releases[which])}
+    if which == "sealed":
+        metadata["phantom_wiki_release_passphrase_env"] = KEY_VARIABLE
+    return {**metadata, "phantom_wiki_cache_dir": cache, **more}
+
+
+def expected_record(release: Path, encrypted: bool, revision: str | None = None, source: str | None = None) -> dict:
+    manifest = release / "manifest.json"
+    return {
+        "source": source or str(release),
+        "revision": revision,
+        "manifest_sha256": hashlib.sha256(manifest.read_bytes()).hexdigest(),
+        "code_digest": json.loads(manifest.read_text())["code_digest"],
+        "package_version": phantom_wiki.__version__,
+        "encrypted": encrypted,
+    }
+
+
+@pytest.mark.parametrize("which", ["plain", "sealed"])
+def test_the_oracle_scores_one_on_every_task_of_a_release_folder_and_the_results_record_it(
+    releases, key, tmp_path, which
+):
+    results = evaluate(OracleLM(), TASKS, **release_metadata(releases, which, str(tmp_path)))
+    for task in TASKS:
+        assert set(scores(results, task).values()) == {1.0} and len(scores(results, task)) == METRICS[task], task
+        resolved = results["configs"][task]["metadata"]["phantom_wiki_resolved"]
+        assert resolved["universe"] == CONFIG
+        assert resolved["release"] == expected_record(releases[which], which == "sealed"), task
+    assert PASSPHRASE not in json.dumps(results, default=str)  # only the variable's name is in the metadata
+
+
+def docs_and_prompts(task: str, **metadata) -> list[tuple[dict, str]]:
+    """The documents of one task, in lm_eval's order, with the prompt lm_eval sends for each."""
+    built = task_manager(**metadata).load([task])["tasks"][task]
+    return [({k: v for k, v in doc.items() if k != "universe"}, built.doc_to_text(doc)) for doc in built.eval_docs]
+
+
+@pytest.mark.parametrize("task", TASKS)
+def test_each_task_sees_the_released_rows_in_the_order_and_prompts_of_the_generated_universe(
+    releases, key, universes, tmp_path, task
+):
+    released = docs_and_prompts(task, **release_metadata(releases, "sealed", str(tmp_path)))
+    generated = docs_and_prompts(task, phantom_wiki_config=CONFIG, phantom_wiki_cache_dir=universes)
+    assert released == generated and len(released) > 0
+
+
+@pytest.mark.parametrize(
+    "subset, name", [("questions", CONFIG), ("corpus", f"{CONFIG}_corpus"), ("rag", f"{CONFIG}_rag")]
+)
+def test_the_rows_a_task_loads_are_those_load_published_reads(releases, key, tmp_path, subset, name):
+    universe = universe_from(release_metadata(releases, "sealed", str(tmp_path / "a")))
+    published = phantom_wiki.load_published(
+        str(releases["sealed"]), name, passphrase=PASSPHRASE, cache_dir=str(tmp_path / "b")
+    )
+    assert universe.load(subset) == published.to_list()
+
+
+_HUB_SCRIPT = """
+import json, os, sys
+from leakproof_eval.models import OracleLM
+from tests.lmeval.harness import evaluate, scores
+out = {}
+for which, repo in (("plain", sys.argv[1]), ("sealed", sys.argv[2])):
+    metadata = {"phantom_wiki_config": "n50_s1", "phantom_wiki_release": repo, "phantom_wiki_cache_dir": sys.argv[3]}
+    if which == "sealed":
+        metadata["phantom_wiki_release_passphrase_env"] = "PW_RELEASE_KEY"
+    results = evaluate(OracleLM(), ["phantom_wiki_questions", "phantom_wiki_rag"], **metadata)
+    out[which] = {
+        task: [scores(results, task), results["configs"][task]["metadata"]["phantom_wiki_resolved"]["release"]]
+        for task in ("phantom_wiki_questions", "phantom_wiki_rag")
+    }
+print(json.dumps(out))
+"""
+
+
+@pytest.fixture
+def hub() -> Iterator[HubStandIn]:
+    standin = HubStandIn(TOKEN).start()
+    try:
+        yield standin
+    finally:
+        standin.stop()
+
+
+def test_the_oracle_scores_one_on_a_plain_and_a_sealed_release_on_the_hub(hub, tmp_path, monkeypatch):
+    monkeypatch.setenv("HF_TOKEN", TOKEN)
+    subsets = ["questions", "corpus", "rag", "instances"]  # the tasks below read all but the instances
+    plain = phantom_wiki.publish(
+        CONFIG, str(tmp_path / "p"), repo_id=f"{REPO}-plain", subsets=subsets, endpoint=hub.endpoint
+    )
+    sealed = phantom_wiki.publish(
+        CONFIG,
+        str(tmp_path / "s"),
+        repo_id=f"{REPO}-sealed",
+        subsets=subsets,
+        encrypt=True,
+        passphrase=PASSPHRASE,
+        endpoint=hub.endpoint,
+    )
+    hub.requests.clear()
+    env = {key: value for key, value in os.environ.items() if not key.startswith(("HF_", "HUGGING"))}
+    env.update(
+        HF_ENDPOINT=hub.endpoint,
+        HF_TOKEN=TOKEN,
+        HF_HOME=str(tmp_path / "hf-home"),
+        HF_HUB_DISABLE_PROGRESS_BARS="1",
+        PYTHONPATH=str(ROOT),
+        PW_RELEASE_KEY=PASSPHRASE,
+    )
+    arguments = [f"{REPO}-plain", f"{REPO}-sealed", str(tmp_path / "cache")]
+    done = subprocess.run(
+        [sys.executable, "-c", _HUB_SCRIPT, *arguments], capture_output=True, text=True, cwd=ROOT, env=env, timeout=600
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    found = json.loads(done.stdout.strip().splitlines()[-1])
+    for which, release in (("plain", plain), ("sealed", sealed)):
+        commit = hub.repos[f"datasets/{REPO}-{which}"].branches["main"]
+        record = expected_record(release.folder, which == "sealed", commit, f"{REPO}-{which}")
+        for task, (values, resolved) in found[which].items():
+            assert set(values.values()) == {1.0} and resolved == record, (which, task)
+    downloaded = {path.split("/resolve/")[1].split("/", 1)[1] for _, path in hub.requests if "/resolve/" in path}
+    shards = {f"{name}/test-00000-of-00001.parquet" for name in (CONFIG, f"{CONFIG}_corpus", f"{CONFIG}_rag")}
+    assert downloaded == {"manifest.json"} | shards | {shard + "-aead" for shard in shards}  # never the instances
+
+
+@pytest.mark.parametrize(
+    "which, more, environment, says",
+    [
+        ("sealed", {}, {KEY_VARIABLE: "not the passphrase"}, "wrong passphrase"),
+        (
+            "sealed",
+            {"phantom_wiki_release_passphrase_env": "PW_NOT_SET"},
+            {},
+            "environment variable 'PW_NOT_SET' (phantom_wiki_release_passphrase_env) is not set or empty",
+        ),
+        ("plain", {"phantom_wiki_release_passphrase_env": KEY_VARIABLE}, {}, "is not encrypted, so it takes no"),
+        ("plain", {"phantom_wiki_config": "n50_s2"}, {}, "phantom_wiki_config='n50_s2': "),
+        ("plain", {"phantom_wiki_distractors": "easy"}, {}, "phantom_wiki_distractors: a release fixes every setting"),
+        ("plain", {"phantom_wiki_seed": 2}, {}, "phantom_wiki_seed: a release fixes every setting"),
+        ("plain", {"phantom_wiki_release": ["x"]}, {}, "phantom_wiki_release=['x'] must be a string"),
+        ("plain", {"phantom_wiki_release_revision": 3}, {}, "phantom_wiki_release_revision=3 must be a string"),
+        ("plain", {"phantom_wiki_release": "no/such/release"}, {}, "is neither a release folder nor a Hub dataset id"),
+        ("plain", {"phantom_wiki_release_passphrase": PASSPHRASE}, {}, "unknown metadata key"),
+    ],
+)
+def test_what_is_wrong_with_a_release_is_one_line_naming_it(
+    releases, tmp_path, monkeypatch, which, more, environment, says
+):
+    monkeypatch.setenv(KEY_VARIABLE, PASSPHRASE)
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    with pytest.raises(TaskSetupError) as error:
+        task_manager(**release_metadata(releases, which, str(tmp_path), **more)).load(["phantom_wiki_rag"])
+    assert says in str(error.value), str(error.value)
+    one_line(error.value)
+
+
+def test_a_sealed_release_without_a_passphrase_says_how_to_give_one(releases, tmp_path):
+    metadata = release_metadata(releases, "sealed", str(tmp_path))
+    del metadata["phantom_wiki_release_passphrase_env"]
+    with pytest.raises(TaskSetupError, match="is encrypted: set an environment variable to its passphrase and name it"):
+        task_manager(**metadata).load(["phantom_wiki_questions"])
+
+
+def test_a_release_without_a_subset_a_task_needs_names_what_it_holds(releases, tmp_path):
+    metadata = release_metadata(releases, "questions-only", str(tmp_path))
+    assert task_manager(**metadata).load(["phantom_wiki_questions"])["tasks"]  # what it holds, it serves
+    with pytest.raises(TaskSetupError) as error:
+        task_manager(**metadata).load(["phantom_wiki_rag"])
+    assert str(error.value) == (
+        f"phantom_wiki_release: {releases['questions-only']} holds n50_s1 without its rag subset (it holds questions, "
+        "corpus); publish n50_s1 with rag among the subsets"
+    )
+    with pytest.raises(
+        TaskSetupError, match="phantom_wiki_config='n50_s2': .* holds no universe n50_s2 \\(it holds n50_s1\\)"
+    ):
+        task_manager(**{**metadata, "phantom_wiki_config": "n50_s2"}).load(["phantom_wiki_questions"])

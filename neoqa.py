@@ -193,7 +193,9 @@ class NeoQA(datasets.GeneratorBasedBuilder):
         """Locate (or fetch), decrypt, validate and assemble every split before any row is written."""
         config = self.config
         config.validate()
-        root = engine.resolve_source(
+        from builders.publishing.neoqa import release_source  # imported here: only loading a release needs it
+
+        root = release_source(
             config.data_dir, config.hub_repo_id, engine.files_needed(config.name), revision=config.revision
         )
         return [

@@ -118,7 +118,7 @@ _LATEST: dict[Settings, engine.Generated] = {}
 
 def universe(settings: Settings, subset: str, title: str) -> engine.Generated:
     """The universe `settings` make, with the stages `subset` needs, behind a progress bar of those stages."""
-    from builders.cli.progress import StageBar
+    from builders.progress import StageBar
 
     generated = _LATEST.get(settings)
     if generated is None:

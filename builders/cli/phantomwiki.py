@@ -119,7 +119,7 @@ def write_universe(
     from ..export import write_rows
     from ..phantomwiki import generate as engine
     from ..phantomwiki.features import arrow_schema
-    from .progress import StageBar, counted
+    from ..progress import StageBar, counted
 
     bar = StageBar(universe_name(settings), engine.stage_names(subsets)) if bars else None
     generated = engine.prepare(engine.generate(settings, False, False, progress=bar), subsets)

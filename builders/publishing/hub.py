@@ -12,11 +12,10 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 import huggingface_hub
 from huggingface_hub import CommitOperationAdd, CommitOperationDelete, HfApi, snapshot_download
-from huggingface_hub.utils import _http
 
 from .errors import PublishError, ReleaseError
 from .shards import PLAIN_SUFFIX, SEALED_SUFFIX
@@ -38,22 +37,21 @@ def bounded_http() -> Iterator[None]:
     """huggingface_hub's shared HTTP client with timeouts, for the duration of our calls.
 
     The client's default waits forever (`timeout=None`), so a Hub that never answers a commit would hang the
-    publish; this installs, through the client's own `set_client_factory`, the factory that was there with
-    timeouts added, and puts the old one back afterwards.
+    publish; this sets the timeout of the client `huggingface_hub.get_session()` hands out (public: an httpx client
+    from huggingface_hub 1.0 on) and puts the old one back afterwards. An older huggingface_hub's requests session
+    has no timeout of its own; its downloads keep HF_HUB_DOWNLOAD_TIMEOUT.
     """
     seconds = float(os.environ.get(TIMEOUT_VARIABLE) or HUB_TIMEOUT)
-    previous = getattr(_http, "_GLOBAL_CLIENT_FACTORY", _http.default_client_factory)
-
-    def bounded() -> Any:
-        client = previous()
-        client.timeout = _http.httpx2.Timeout(seconds, connect=min(10.0, seconds))
-        return client
-
-    huggingface_hub.set_client_factory(bounded)
+    session = huggingface_hub.get_session()
+    if not hasattr(session, "timeout"):
+        yield
+        return
+    previous = session.timeout
+    session.timeout = seconds
     try:
         yield
     finally:
-        huggingface_hub.set_client_factory(previous)
+        session.timeout = previous
 
 
 def _first_line(error: BaseException) -> str:
@@ -163,19 +161,20 @@ def download(
     endpoint: str | None = None,
 ) -> Path:
     """Download only the files matching `patterns` of a Hub dataset repo; return its snapshot folder (named by
-    commit)."""
+    commit). Every call bounded in time (bounded_http)."""
     try:
-        return Path(
-            snapshot_download(
-                repo_id=repo_id,
-                repo_type=REPO_TYPE,
-                revision=revision,
-                cache_dir=cache_dir,
-                allow_patterns=list(patterns),
-                token=token,
-                endpoint=endpoint,
+        with bounded_http():
+            return Path(
+                snapshot_download(
+                    repo_id=repo_id,
+                    repo_type=REPO_TYPE,
+                    revision=revision,
+                    cache_dir=cache_dir,
+                    allow_patterns=list(patterns),
+                    token=token,
+                    endpoint=endpoint,
+                )
             )
-        )
     except Exception as error:  # not found, gated, offline: the client's errors all end here
         raise ReleaseError(
             f"could not download {', '.join(patterns)} of Hub dataset {repo_id!r} ({type(error).__name__}: "

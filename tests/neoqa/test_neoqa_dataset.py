@@ -12,6 +12,7 @@ import huggingface_hub
 import pytest
 
 import builders.neoqa as engine
+import builders.publishing.hub
 import neoqa
 from encryption.neoqa_codec import ReleaseFileNotFoundError, ReleaseFormatError, WrongDecryptionKeyError
 from tests.neoqa.make_fixture_release import DEV, TEST, question_id, release_records
@@ -245,7 +246,7 @@ def test_hub_source_downloads_only_the_needed_files(
         calls.append(kwargs)
         return str(snapshot)
 
-    monkeypatch.setattr(huggingface_hub, "snapshot_download", fake_snapshot_download)
+    monkeypatch.setattr(builders.publishing.hub, "snapshot_download", fake_snapshot_download)
     rows = neoqa.load_dataset(
         "neoqa", repo_id="someone/neoqa-release", decryption_key=23456, cache_dir=str(tmp_path / "cache")
     )
@@ -259,7 +260,7 @@ def test_hub_failure_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     def offline(**kwargs: Any) -> str:
         raise huggingface_hub.errors.LocalEntryNotFoundError("Cannot reach the Hub.\nMore detail.")
 
-    monkeypatch.setattr(huggingface_hub, "snapshot_download", offline)
+    monkeypatch.setattr(builders.publishing.hub, "snapshot_download", offline)
     with pytest.raises(ReleaseFileNotFoundError, match="could not fetch .* pass data_dir=") as caught:
         neoqa.load_dataset("news", repo_id="someone/neoqa-release", cache_dir=str(tmp_path))
     _one_line(caught.value)

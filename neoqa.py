@@ -161,7 +161,7 @@ class NeoQA(datasets.GeneratorBasedBuilder):
 
     BUILDER_CONFIG_CLASS = NeoQAConfig
     DEFAULT_WRITER_BATCH_SIZE = 100  # an instance can carry 100+ articles: keep write batches small
-    VERSION = datasets.Version("1.1.0")  # 1.1.0: seeded orders from builders.rng (new orders)
+    VERSION = datasets.Version("1.2.0")  # 1.1.0: seeded orders (builders.rng); 1.2.0: answerable in builders.labels
     BUILDER_CONFIGS = [NeoQAConfig(name=name, version="1.0.0") for name in engine.CONFIG_NAMES]
 
     def __init__(self, *args: Any, repo_id: str | None = None, hash: str | None = None, **kwargs: Any) -> None:

@@ -22,6 +22,7 @@ from typing import Any
 
 from builders import metrics
 from builders.evidence import render
+from builders.labels import SUFFICIENT
 from builders.metrics import read_response
 from builders.phantomwiki.budget import check as check_memory
 from builders.phantomwiki.config import ConfigError, Settings, format_name, parse_name, settings_from, universe_name
@@ -40,7 +41,6 @@ RESOLVED = "resolved"
 """The metadata key the tasks fill in (never read): the universe's canonical name and every setting used, so
 lm_eval's results file says which universe was evaluated, whatever the other keys were."""
 _OTHER_KEYS = ("config", "cache_dir", RESOLVED, *_NAME_PARTS)
-SUFFICIENT = "sufficient"
 EVIDENCE_METRICS: tuple[str, ...] = (
     "accuracy_answerable",
     "accuracy_deflection",

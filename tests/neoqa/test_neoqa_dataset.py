@@ -277,7 +277,7 @@ def test_cli_prints_counts(encrypted_release: Path, tmp_path: Path, capsys: pyte
         == 0
     )
     out = capsys.readouterr().out
-    assert "neoqa/dev: 17 rows (answerable-insufficient=7, answerable-sufficient=4, unanswerable=6)" in out
+    assert "neoqa/dev: 17 rows (insufficient=7, sufficient=4, unanswerable=6)" in out
     assert "neoqa/test: 16 rows" in out
     with pytest.raises(SystemExit) as caught:
         neoqa.main(

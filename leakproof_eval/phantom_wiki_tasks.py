@@ -25,7 +25,7 @@ from builders.evidence import render
 from builders.labels import SUFFICIENT
 from builders.metrics import read_response
 from builders.phantomwiki.budget import check as check_memory
-from builders.phantomwiki.config import ConfigError, Settings, format_name, parse_name, settings_from, universe_name
+from builders.phantomwiki.config import ConfigError, Settings, format_name, parse_universe, settings_from, universe_name
 
 from . import TaskSetupError
 from .ordering import interleaved, seeded_order
@@ -97,14 +97,9 @@ def universe_from(metadata: Mapping[str, Any]) -> Universe:
         if key in ours and not isinstance(ours[key], str):
             raise TaskSetupError(f"{PREFIX}{key}={ours[key]!r} must be a string (JSON text in quotes)")
     try:
-        size, depth, seed, subset = parse_name(ours["config"])
+        size, depth, seed = parse_universe(ours["config"], "an lm-eval task", "each task picks its own subset")
     except ConfigError as error:
         raise TaskSetupError(f"{PREFIX}config: {error}") from None
-    if str(ours["config"]).endswith("_" + subset):
-        raise TaskSetupError(
-            f"{PREFIX}config={ours['config']!r}: give the universe without the _{subset} suffix; "
-            "each task picks its own subset"
-        )
     parts = {"size": size, "depth": depth, "seed": seed}
     for part in _NAME_PARTS:
         if part in ours:

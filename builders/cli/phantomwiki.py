@@ -23,7 +23,7 @@ from ..phantomwiki.config import (
     SUBSETS,
     ConfigError,
     Settings,
-    parse_name,
+    parse_universe,
     settings_from,
     universe_name,
 )
@@ -98,12 +98,8 @@ def _knobs(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _settings(args: argparse.Namespace, name: str) -> Settings:
-    _, _, _, subset = parse_name(name)
-    if name.endswith("_" + subset):
-        raise ConfigError(
-            f"{args.command} works on a whole universe: give {name.removesuffix('_' + subset)!r} "
-            f"without the _{subset} suffix" + (" (choose subsets with --subsets)" if args.command == "generate" else "")
-        )
+    hint = "choose subsets with --subsets" if args.command == "generate" else ""
+    parse_universe(name, args.command, hint)
     return settings_from(name, **_knobs(args))[0]
 
 

@@ -117,6 +117,18 @@ def parse_name(name: str) -> tuple[int, int, int, str]:
     return int(match.group("size")), depth, int(match.group("seed")), subset or DEFAULT_SUBSET
 
 
+def parse_universe(name: str, command: str, hint: str = "") -> tuple[int, int, int]:
+    """(size, depth, seed) of a universe name, for a `command` that works on whole universes: a subset suffix is a
+    one-line ConfigError naming the universe to give instead (and `hint`, what chooses subsets there)."""
+    size, depth, seed, subset = parse_name(name)
+    if name.endswith("_" + subset):
+        raise ConfigError(
+            f"{command} works on a whole universe: give {name.removesuffix('_' + subset)!r} without the _{subset} "
+            f"suffix" + (f"; {hint}" if hint else "")
+        )
+    return size, depth, seed
+
+
 def format_name(size: int, depth: int, seed: int, subset: str | None = None) -> str:
     """The canonical configuration name (the inverse of parse_name): the depth and the default subset left out
     when they are the defaults, e.g. format_name(5000, 20, 1) == "n5000_s1"."""

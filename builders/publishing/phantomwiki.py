@@ -27,7 +27,7 @@ from ..digest import PHANTOMWIKI_CODE, code_digest
 from ..locks import FolderBusy, held
 from ..neoqa import CONFIG_NAMES as NEOQA_CONFIG_NAMES
 from ..phantomwiki import generate as engine
-from ..phantomwiki.config import SUBSETS, ConfigError, Settings, format_name, parse_name, settings_from
+from ..phantomwiki.config import SUBSETS, ConfigError, Settings, format_name, parse_name, parse_universe, settings_from
 from ..phantomwiki.features import FEATURES, arrow_schema
 from .card import CARD, hub_configs, render, size_category
 from .errors import PublishError, refuse
@@ -73,13 +73,7 @@ def _universes(configurations: Sequence[str], knobs: dict[str, object]) -> list[
     for name in configurations:
         if name in NEOQA_CONFIG_NAMES:
             raise refuse(repr(name), "it is a NeoQA configuration: decrypted or rebuilt NeoQA rows")
-        size, depth, seed, subset = parse_name(name)
-        if name.endswith("_" + subset):
-            raise ConfigError(
-                f"publish works on whole universes: give {name.removesuffix('_' + subset)!r} and choose subsets "
-                f"with --subsets (subsets=[...])"
-            )
-        canonical = format_name(size, depth, seed)
+        canonical = format_name(*parse_universe(name, "publish", "choose subsets with --subsets (subsets=[...])"))
         if canonical in universes:
             raise ConfigError(f"configuration {canonical!r} is given twice")
         universes[canonical] = settings_from(name, **knobs)[0]

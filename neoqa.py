@@ -26,6 +26,7 @@ import builders.neoqa as engine
 import cards
 import encryption
 from builders import metrics
+from builders.checks import is_whole
 from builders.neoqa import parse_answer
 from dataset_loading import load_from_builder
 
@@ -150,7 +151,7 @@ class NeoQAConfig(datasets.BuilderConfig):
 
     def validate(self) -> None:
         """Raise a one-line ValueError for a knob with an impossible value."""
-        if isinstance(self.seed, bool) or not isinstance(self.seed, int):
+        if not is_whole(self.seed):
             raise ValueError(f"seed must be an integer, got {self.seed!r}")
         if self.decryption_key is not None:
             encryption.key_byte(self.decryption_key)

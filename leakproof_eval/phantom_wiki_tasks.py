@@ -21,6 +21,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from builders import metrics
+from builders.checks import is_whole
 from builders.evidence import render
 from builders.labels import SUFFICIENT
 from builders.metrics import read_response
@@ -104,7 +105,7 @@ def universe_from(metadata: Mapping[str, Any]) -> Universe:
     for part in _NAME_PARTS:
         if part in ours:
             value = ours[part]
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            if not is_whole(value) or value < 0:
                 raise TaskSetupError(f"{PREFIX}{part}={value!r} must be a whole number")
             parts[part] = value
     knobs = {key: ours[key] for key in Settings.knobs() if key in ours}

@@ -27,6 +27,7 @@ from ..phantomwiki.config import (
     settings_from,
     universe_name,
 )
+from ..processes import each_result
 from . import show
 
 SETTINGS_FILE = Path(__file__).with_name("settings.tsv")
@@ -107,7 +108,7 @@ def _say(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
 
 
-def write_universe(
+def write_files(
     settings: Settings, subsets: list[str], out: Path, file_format: str, bars: bool = False
 ) -> tuple[Any, dict[str, int]]:
     """Generate one universe and write `subsets` into `out`: (the generated universe, rows written per subset).
@@ -136,7 +137,7 @@ def write_universe(
 def _write_in_worker(settings: Settings, subsets: list[str], out: Path, file_format: str) -> tuple[int, float]:
     """A pool's task: one universe written; (rows written, seconds). Nothing large goes back to the parent."""
     began = time.perf_counter()
-    _, written = write_universe(settings, subsets, out, file_format)
+    _, written = write_files(settings, subsets, out, file_format)
     return sum(written.values()), time.perf_counter() - began
 
 
@@ -170,28 +171,14 @@ def _generate(args: argparse.Namespace) -> int:
         )
     start = time.perf_counter()
     if len(universes) == 1:
-        generated, written = write_universe(universes[0], subsets, out, args.format, bars=True)
+        generated, written = write_files(universes[0], subsets, out, args.format, bars=True)
         print(summary(generated, written, time.perf_counter() - start))
         print(f"wrote {', '.join(f'{s}.{args.format}' for s in subsets)} to {out}")
         return 0
     jobs = list(zip(universes, names, folders))
-    if args.num_proc == 1:
-        for settings, name, folder in jobs:
-            rows, seconds = _write_in_worker(settings, subsets, folder, args.format)
-            print(f"{name:<24} {rows:>10,} rows  {seconds:6.2f} s  -> {folder}", flush=True)
-    else:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-
-        # spawn: each worker imports afresh, so no thread or lock of this process is copied into it
-        context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(min(args.num_proc, len(jobs)), mp_context=context) as pool:
-            futures = [
-                pool.submit(_write_in_worker, settings, subsets, folder, args.format) for settings, _, folder in jobs
-            ]
-            for (_, name, folder), future in zip(jobs, futures):
-                rows, seconds = future.result()
-                print(f"{name:<24} {rows:>10,} rows  {seconds:6.2f} s  -> {folder}", flush=True)
+    results = each_result(_write_in_worker, [(s, subsets, folder, args.format) for s, _, folder in jobs], args.num_proc)
+    for (_, name, folder), (rows, seconds) in zip(jobs, results):
+        print(f"{name:<24} {rows:>10,} rows  {seconds:6.2f} s  -> {folder}", flush=True)
     print(
         f"wrote {len(jobs)} universes ({', '.join(subsets)}) to {out} in {time.perf_counter() - start:.1f} s "
         f"with {min(args.num_proc, len(jobs))} process(es)"

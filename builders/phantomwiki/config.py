@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any
 
+from ..checks import is_number, is_whole
 from ..evidence import DOCUMENT_FORMATS
 from ..retrieval import ENGINES
 
@@ -162,8 +163,8 @@ def settings_from(name: str, **knobs: object) -> tuple[Settings, str]:
             raise ConfigError(f"{f.name}={value!r} must be a string")
         if kind is bool and not isinstance(value, bool):
             raise ConfigError(f"{f.name}={value!r} must be True or False")
-        if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+        if kind is int and not is_whole(value):
             raise ConfigError(f"{f.name}={value!r} must be a whole number")
-        if kind is float and (isinstance(value, bool) or not isinstance(value, (int, float))):
+        if kind is float and not is_number(value):
             raise ConfigError(f"{f.name}={value!r} must be a number")
     return Settings(**values).validate(), subset

@@ -23,12 +23,14 @@ from pathlib import Path
 import cards
 
 from .. import __version__
+from ..checks import is_whole
 from ..digest import PHANTOMWIKI_CODE, code_digest
 from ..locks import FolderBusy, held
 from ..neoqa import CONFIG_NAMES as NEOQA_CONFIG_NAMES
 from ..phantomwiki import generate as engine
 from ..phantomwiki.config import SUBSETS, ConfigError, Settings, format_name, parse_name, parse_universe, settings_from
 from ..phantomwiki.features import FEATURES, arrow_schema
+from ..processes import each_result
 from .card import CARD, hub_configs, render, size_category
 from .errors import PublishError, refuse
 from .hub import open_repo
@@ -174,7 +176,7 @@ def _replace_release(staging: Path, out: Path) -> None:
     shutil.rmtree(previous, ignore_errors=True)
 
 
-def write_universe(
+def write_shards_of(
     universe: str,
     settings: Settings,
     chosen: list[str],
@@ -221,27 +223,17 @@ def _each_universe(
     num_proc: int,
     progress: Progress | None,
 ) -> Iterator[tuple[list[Entry], list[str]]]:
-    """`write_universe` for each universe, in order: in this process, or in a pool of `num_proc` (one universe
+    """`write_shards_of` each universe, in order: in this process, or in a pool of `num_proc` (one universe
     each at a time; the shards' bytes do not depend on which process wrote them)."""
-    if num_proc == 1 or len(universes) == 1:
-        for universe, settings in universes:
-            yield write_universe(universe, settings, chosen, staging, passphrase, max_shard_bytes, progress)
+    jobs = [(universe, settings, chosen, staging, passphrase, max_shard_bytes) for universe, settings in universes]
+    if num_proc == 1 or len(universes) == 1:  # here, with the caller's progress
+        for job in jobs:
+            yield write_shards_of(*job, progress)
         return
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    # spawn: each worker imports afresh, so no thread or lock of this process is copied into it
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(min(num_proc, len(universes)), mp_context=context) as pool:
-        futures = [
-            pool.submit(write_universe, universe, settings, chosen, staging, passphrase, max_shard_bytes)
-            for universe, settings in universes
-        ]
-        for (universe, _), future in zip(universes, futures):
-            written = future.result()
-            if progress:
-                progress(f"wrote {universe}")
-            yield written
+    for (universe, _), written in zip(universes, each_result(write_shards_of, jobs, num_proc)):
+        if progress:
+            progress(f"wrote {universe}")
+        yield written
 
 
 def write_release(
@@ -265,7 +257,7 @@ def write_release(
     unless `replace` is set.
     """
     _check_num_proc(num_proc)
-    if isinstance(max_shard_bytes, bool) or not isinstance(max_shard_bytes, int) or max_shard_bytes < MIN_SHARD_BYTES:
+    if not is_whole(max_shard_bytes) or max_shard_bytes < MIN_SHARD_BYTES:
         raise PublishError(
             f"max_shard_bytes={max_shard_bytes!r} must be a whole number of bytes, at least "
             f"{MIN_SHARD_BYTES} (default {MAX_SHARD_BYTES})"
@@ -356,7 +348,7 @@ def _write_locked(
 
 
 def _check_num_proc(num_proc: object) -> None:
-    if isinstance(num_proc, bool) or not isinstance(num_proc, int) or not 1 <= num_proc <= MAX_NUM_PROC:
+    if not is_whole(num_proc) or not 1 <= num_proc <= MAX_NUM_PROC:
         raise PublishError(
             f"num_proc={num_proc!r} must be a whole number of processes from 1 to {MAX_NUM_PROC} (each holds a "
             "universe; more than the machine's cores gain nothing)"

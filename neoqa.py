@@ -249,27 +249,21 @@ def load_dataset(
     )
 
 
-def publish(
-    data_dir: str | Path,
-    out: str | Path | None = None,
-    *,
-    repo_id: str | None = None,
-    private: bool = False,
-    revision: str | None = None,
-    gated: str | None = None,
-    token: str | None = None,
-    endpoint: str | None = None,
-) -> tuple[Path | None, str | None]:
-    """Publish the official release files of `data_dir` verbatim (still encrypted) to a folder and/or the Hub.
+def publish(data_dir: str | Path, out: str | Path | None = None, **hub: Any) -> tuple[Path | None, str | None]:
+    """Publish the official release files of `data_dir` verbatim (still encrypted) to a folder and/or the Hub
+    (`hub`: builders.publishing.hub.HubTarget's fields, repo_id, private, revision, gated, token, endpoint).
 
     Decrypted files, re-encrypted files and rebuilt rows are refused with a one-line error citing CC BY-ND 4.0.
     Returns (the folder written, or None; the Hub commit URL, or None).
     """
+    from builders.publishing.hub import HubTarget
     from builders.publishing.neoqa import publish as publish_release
 
-    return publish_release(
-        data_dir, out, repo_id=repo_id, private=private, revision=revision, gated=gated, token=token, endpoint=endpoint
-    )
+    options = dict(hub)
+    target = HubTarget.taken_from(options)
+    if options:
+        raise TypeError(f"publish() got unexpected keyword arguments: {', '.join(sorted(options))}")
+    return publish_release(data_dir, out, hub=target)
 
 
 def publish_main(argv: list[str]) -> int:

@@ -229,6 +229,7 @@ def _timed_lines(start: float) -> Callable[[str], None]:
 
 
 def _publish(args: argparse.Namespace) -> int:
+    from ..publishing.hub import HubTarget
     from ..publishing.phantomwiki import publish
 
     if args.num_proc < 1:
@@ -242,10 +243,7 @@ def _publish(args: argparse.Namespace) -> int:
         encrypt=args.encrypt,
         passphrase=_passphrase(args),
         passphrase_in_card=args.passphrase_in_card,
-        repo_id=args.repo_id,
-        private=args.private,
-        revision=args.revision,
-        gated=args.gated,
+        hub=HubTarget(args.repo_id, args.private, args.revision, args.gated) if args.repo_id else None,
         replace=args.replace,
         num_proc=args.num_proc,
         progress=_timed_lines(start),

@@ -10,9 +10,9 @@ import fnmatch
 import os
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import huggingface_hub
 from huggingface_hub import CommitOperationAdd, CommitOperationDelete, HfApi, snapshot_download
@@ -119,24 +119,40 @@ class HubRepo:
         return info.commit_url
 
 
-def open_repo(
-    repo_id: str,
-    *,
-    private: bool = False,
-    revision: str | None = None,
-    gated: str | None = None,
-    token: str | None = None,
-    endpoint: str | None = None,
-) -> HubRepo:
+@dataclass(frozen=True)
+class HubTarget:
+    """Where on the Hub a release goes: the dataset repo, whether it is private or gated, the branch, and which Hub
+    with which token (None: HF_ENDPOINT and HF_TOKEN or `hf auth login`, as everywhere in huggingface_hub)."""
+
+    repo_id: str
+    private: bool = False
+    revision: str | None = None
+    gated: str | None = None  # "auto" or "manual"
+    token: str | None = None
+    endpoint: str | None = None
+
+    @classmethod
+    def taken_from(cls, options: dict[str, Any]) -> HubTarget | None:
+        """The target the keyword `options` name (repo_id, private, ...), removed from them; None without repo_id."""
+        given = {f.name: options.pop(f.name) for f in fields(cls) if f.name in options}
+        if given.get("repo_id") is None:
+            if any(value not in (None, False) for value in given.values()):
+                raise PublishError(f"{', '.join(sorted(given))} given without repo_id: say which Hub repo (ORG/NAME)")
+            return None
+        return cls(**given)
+
+
+def open_repo(target: HubTarget) -> HubRepo:
     """Create the dataset repo if needed and make it private or gated before any data arrives; create the branch.
 
     Called before anything is generated, so a missing token or a wrong repo id fails in seconds, not after the
     generation of a large configuration.
     """
+    repo_id, private, revision, gated = target.repo_id, target.private, target.revision, target.gated
     if gated is not None and gated not in GATING:
         raise PublishError(f"gated={gated!r} is not a gating mode; use one of {', '.join(GATING)} (or leave it out)")
     check_repo_id(repo_id)
-    repo = HubRepo(HfApi(endpoint=endpoint, token=token), repo_id, revision)
+    repo = HubRepo(HfApi(endpoint=target.endpoint, token=target.token), repo_id, revision)
     with repo.step("create the repository"):
         repo.api.create_repo(repo_id, repo_type=REPO_TYPE, private=private, exist_ok=True)
     if gated or private:

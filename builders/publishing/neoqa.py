@@ -30,7 +30,7 @@ from ..neoqa import CONFIG_NAMES, DEFAULT_HUB_REPO, RAW_KINDS, SPLITS
 from ..neoqa.release import locate_release_file, read_rows, release_filename
 from .card import CARD, render, size_category
 from .errors import PublishError, ReleaseError, refuse
-from .hub import download, open_repo
+from .hub import HubTarget, download, open_repo
 from .manifest import MANIFEST, Entry, Manifest, file_digest, verify
 
 DATASET = "neoqa"
@@ -164,14 +164,10 @@ def publish(
     data_dir: Any,
     out: str | Path | None = None,
     *,
-    repo_id: str | None = None,
-    private: bool = False,
-    revision: str | None = None,
-    gated: str | None = None,
-    token: str | None = None,
-    endpoint: str | None = None,
+    hub: HubTarget | None = None,
 ) -> tuple[Path | None, str | None]:
     """Publish the release files of `data_dir` verbatim to `out` and/or the Hub; return (folder, commit URL)."""
+    repo_id = hub.repo_id if hub is not None else None
     if not isinstance(data_dir, (str, os.PathLike)):
         raise refuse(
             f"a {type(data_dir).__name__}",
@@ -182,7 +178,7 @@ def publish(
     with tempfile.TemporaryDirectory(prefix="neoqa-publish-") as scratch:
         folder, files = write_release(Path(data_dir), Path(out) if out is not None else Path(scratch), repo_id)
         commit = None
-        if repo_id is not None:
-            repo = open_repo(repo_id, private=private, revision=revision, gated=gated, token=token, endpoint=endpoint)
+        if hub is not None:
+            repo = open_repo(hub)
             commit = repo.commit(folder, files, "Publish the official NeoQA release files verbatim (CC BY-ND 4.0)")
     return (folder if out is not None else None), commit

@@ -33,7 +33,7 @@ from ..phantomwiki.features import FEATURES, arrow_schema
 from ..processes import each_result
 from .card import CARD, hub_configs, render, size_category
 from .errors import PublishError, refuse
-from .hub import open_repo
+from .hub import HubTarget, open_repo
 from .manifest import ENCRYPTION, MANIFEST, Entry, Manifest
 from .shards import MAX_SHARD_BYTES, PLAIN_SUFFIX, SEALED_SUFFIX, shard_schema, write_shards
 from .staging import remove_orphans, restore
@@ -419,23 +419,19 @@ def publish(
     encrypt: bool = False,
     passphrase: str | None = None,
     passphrase_in_card: bool = True,
-    repo_id: str | None = None,
-    private: bool = False,
-    revision: str | None = None,
-    gated: str | None = None,
-    token: str | None = None,
-    endpoint: str | None = None,
+    hub: HubTarget | None = None,
     max_shard_bytes: int = MAX_SHARD_BYTES,
     replace: bool = False,
     num_proc: int = 1,
     progress: Progress | None = None,
     **knobs: object,
 ) -> Release:
-    """Write a release folder (`out`, or a temporary one) and, with `repo_id`, upload it to the Hub in one commit.
+    """Write a release folder (`out`, or a temporary one) and, with `hub`, upload it to the Hub in one commit.
 
-    The release replaces what the folder or the repo (at `revision`) held; if that held configurations this one
+    The release replaces what the folder or the repo (at its revision) held; if that held configurations this one
     leaves out, nothing is done unless `replace` is set (then their files are deleted in the same commit).
     """
+    repo_id = hub.repo_id if hub is not None else None
     if encrypt and not passphrase:
         raise PublishError("encrypt=True needs a passphrase (CLI: --passphrase-file FILE or --passphrase-env VAR)")
     if passphrase and not encrypt:
@@ -451,11 +447,11 @@ def publish(
     if repo_id is not None:
         if progress:
             progress(f"preparing {repo_id}")
-        repo = open_repo(repo_id, private=private, revision=revision, gated=gated, token=token, endpoint=endpoint)
+        assert hub is not None
+        repo = open_repo(hub)
         if not replace:
-            _refuse_dropping(
-                repo.data_configs(), names, f"Hub dataset {repo_id!r}" + (f" (branch {revision!r})" if revision else "")
-            )
+            branch = f" (branch {hub.revision!r})" if hub.revision else ""
+            _refuse_dropping(repo.data_configs(), names, f"Hub dataset {repo_id!r}{branch}")
     temporary = tempfile.TemporaryDirectory(prefix="phantom_wiki-publish-") if out is None else None
     try:
         folder = Path(temporary.name) / "release" if temporary is not None else Path(str(out))

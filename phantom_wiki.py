@@ -107,12 +107,15 @@ def load_dataset(
 def publish(configurations: str | list[str], out: str | None = None, **options: Any) -> Any:
     """Write configurations as a Hub dataset folder (Parquet shards, card, manifest) and optionally upload it.
 
-    Options: subsets, encrypt, passphrase, passphrase_in_card, repo_id, private, revision, gated, token,
-    endpoint, replace, and the generation settings; see builders.publishing.phantomwiki.publish.
+    Options: subsets, encrypt, passphrase, passphrase_in_card, replace, num_proc, the generation settings, and where
+    on the Hub (builders.publishing.hub.HubTarget's fields: repo_id, private, revision, gated, token, endpoint);
+    see builders.publishing.phantomwiki.publish.
     """
+    from builders.publishing.hub import HubTarget
     from builders.publishing.phantomwiki import publish as publish_release
 
-    return publish_release(configurations, out, **options)
+    options = dict(options)
+    return publish_release(configurations, out, hub=HubTarget.taken_from(options), **options)
 
 
 def load_published(

@@ -22,10 +22,12 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from builders import metrics
+from builders.checks import is_whole
 from builders.evidence import render
+from builders.labels import SUFFICIENT
 from builders.metrics import read_response
 from builders.phantomwiki.budget import check as check_memory
-from builders.phantomwiki.config import ConfigError, Settings, format_name, parse_name, settings_from, universe_name
+from builders.phantomwiki.config import ConfigError, Settings, format_name, parse_universe, settings_from, universe_name
 from builders.publishing.source import PublishedUniverse
 
 from . import TaskSetupError
@@ -43,7 +45,6 @@ RESOLVED = "resolved"
 """The metadata key the tasks fill in (never read): the universe's canonical name and every setting used, so
 lm_eval's results file says which universe was evaluated, whatever the other keys were."""
 _OTHER_KEYS = ("config", "cache_dir", RESOLVED, *_NAME_PARTS, *RELEASE_KEYS)
-SUFFICIENT = "sufficient"
 EVIDENCE_METRICS: tuple[str, ...] = (
     "accuracy_answerable",
     "accuracy_deflection",
@@ -107,14 +108,9 @@ def universe_from(metadata: Mapping[str, Any]) -> Universe:
         if key in ours and not isinstance(ours[key], str):
             raise TaskSetupError(f"{PREFIX}{key}={ours[key]!r} must be a string (JSON text in quotes)")
     try:
-        size, depth, seed, subset = parse_name(ours["config"])
+        size, depth, seed = parse_universe(ours["config"], "an lm-eval task", "each task picks its own subset")
     except ConfigError as error:
         raise TaskSetupError(f"{PREFIX}config: {error}") from None
-    if str(ours["config"]).endswith("_" + subset):
-        raise TaskSetupError(
-            f"{PREFIX}config={ours['config']!r}: give the universe without the _{subset} suffix; "
-            "each task picks its own subset"
-        )
     if wants_release(ours):  # the settings are the release's own (its manifest's); any other is refused
         release = published(ours, format_name(size, depth, seed), ours.get("cache_dir"))
         return _recorded(ours, Universe(release.settings, (), ours.get("cache_dir"), release))
@@ -122,7 +118,7 @@ def universe_from(metadata: Mapping[str, Any]) -> Universe:
     for part in _NAME_PARTS:
         if part in ours:
             value = ours[part]
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            if not is_whole(value) or value < 0:
                 raise TaskSetupError(f"{PREFIX}{part}={value!r} must be a whole number")
             parts[part] = value
     knobs = {key: ours[key] for key in Settings.knobs() if key in ours}

@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from builders.checks import is_number
 from builders.metrics import category_of
 from builders.phantomwiki.config import ConfigError, Settings, settings_from, universe_name
 
@@ -196,7 +197,7 @@ def _metrics(values: Any) -> dict[str, float]:
     """A task's metrics without lm_eval's filter suffix and stderr entries: {"f1": 1.0, ...}."""
     out = {}
     for key, value in (values or {}).items():
-        if "," not in key or "_stderr" in key or isinstance(value, bool) or not isinstance(value, (int, float)):
+        if "," not in key or "_stderr" in key or not is_number(value):
             continue
         out[key.split(",")[0]] = float(value)
     return out
@@ -284,7 +285,7 @@ def read_samples(path: Path) -> list[Sample] | None:
 
 
 def _number(value: Any) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
+    if not is_number(value):
         return None
     return float(value)
 

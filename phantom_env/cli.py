@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from builders.cli.passphrase import add_passphrase_options, passphrase_from
-from builders.phantomwiki.config import ConfigError, Settings, format_name, parse_name, settings_from, universe_name
+from builders.phantomwiki.config import ConfigError, Settings, format_name, parse_universe, settings_from, universe_name
 from builders.phantomwiki.generate import generate
 from builders.publishing.errors import ReleaseError
 
@@ -122,9 +122,7 @@ def main(argv: list[str]) -> int:
                 raise ConfigError(f"--{name.replace('_', '-')} {value} must be at least 1")
         if not 0 < args.timeout < math.inf:
             raise ConfigError(f"--timeout {args.timeout} must be a positive number of seconds")
-        subset = parse_name(args.config)[3]
-        if args.config.endswith("_" + subset):
-            raise ConfigError(f"agent works on a whole universe: give {args.config.removesuffix('_' + subset)!r}")
+        parse_universe(args.config, "agent")
         if not args.base_url and args.model not in BASELINES:
             raise ConfigError(
                 f"give --base-url for model {args.model!r}, or --model {' or '.join(BASELINES)} "
@@ -196,14 +194,13 @@ def _source(args: argparse.Namespace) -> tuple[Settings, list[Task], Corpus, dic
     from builders.publishing.source import find_universe
     from dataset_loading import CacheDirError, release_caches
 
-    size, depth, seed, _ = parse_name(args.config)
     try:
         cache_root, hub_cache = release_caches(args.cache_dir)
     except CacheDirError as error:
         raise ConfigError(f"--cache-dir: {error}") from None
     release = find_universe(
         args.release,
-        format_name(size, depth, seed),
+        format_name(*parse_universe(args.config, "agent")),
         needs=("questions", "corpus"),
         passphrase=passphrase,
         cache_root=cache_root,

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from builders.metrics import answer_scores
-from builders.phantomwiki.config import ConfigError, parse_name, settings_from
+from builders.phantomwiki.config import ConfigError, parse_universe, settings_from
 from builders.phantomwiki.generate import generate
 
 from .runner import Task, tasks_of
@@ -149,9 +149,7 @@ def main(argv: list[str]) -> int:
     """Run the server until the client leaves (stdio) or it is interrupted (HTTP); user errors are one line."""
     args = parser().parse_args(argv)
     try:
-        subset = parse_name(args.config)[3]
-        if args.config.endswith("_" + subset):
-            raise ConfigError(f"mcp serves a whole universe: give {args.config.removesuffix('_' + subset)!r}")
+        parse_universe(args.config, "mcp")
         if args.port is not None and not 1 <= args.port <= 65535:
             raise ConfigError(f"--port {args.port} must be from 1 to 65535")
         try:

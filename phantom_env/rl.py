@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any, overload
 
 from builders.metrics import DEFLECTION, answer_scores, is_deflection, read_response
-from builders.phantomwiki.config import ConfigError, format_name, settings_from
+from builders.phantomwiki.config import ConfigError, format_name, parse_universe, settings_from
 from builders.phantomwiki.generate import Generated, complete, generate
 from builders.phantomwiki.kinship import Kinship
 from builders.phantomwiki.questions import difficulty, fill_template, render
@@ -167,9 +167,8 @@ class PhantomWikiDataset:
             raise ConfigError(f"easy_mode must be True or False, got {easy_mode!r}")
         if not isinstance(config, str):
             raise ConfigError(f"config must be a universe name such as n500_s1, got {config!r}")
-        settings, subset = settings_from(config, easy_mode=easy_mode)
-        if config.endswith("_" + subset):
-            raise ConfigError(f"give the universe {config.removesuffix('_' + subset)!r} without the _{subset} suffix")
+        parse_universe(config, "PhantomWikiDataset")
+        settings = settings_from(config, easy_mode=easy_mode)[0]
         self.config, self.easy_mode, self.level_number = config, easy_mode, level
         self.settings = settings
 

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from functools import cache, cached_property
 from typing import Any, get_type_hints
 
+from builders.checks import is_whole
 from builders.retrieval import Bm25Index
 
 NO_ARTICLE = "No article exists for the requested entity. Please try retrieving article for another entity."
@@ -279,7 +280,7 @@ def bind_arguments(name: str, method: Callable[..., Any], arguments: Any) -> dic
     for key, value in arguments.items():
         kind = parameters[key][0]
         if kind is int:
-            if isinstance(value, bool) or not isinstance(value, int):
+            if not is_whole(value):
                 raise ToolArgumentError(f'Invalid arguments: {expected}; "{key}" is {_json_kind(value)}.')
             bound[key] = value
             continue

@@ -80,7 +80,7 @@ def run(settings: Settings, subset: str, args: argparse.Namespace) -> int:
 def _rows(settings: Settings, subset: str) -> Iterator[dict]:
     """The subset's rows in their order, made as `generate` makes them, with the stage bar on stderr."""
     from ..phantomwiki import generate as engine
-    from .progress import StageBar
+    from ..progress import StageBar
 
     bar = StageBar(universe_name(settings), engine.stage_names([subset]))
     generated = engine.prepare(engine.generate(settings, False, False, progress=bar), [subset])

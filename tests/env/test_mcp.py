@@ -154,7 +154,7 @@ def test_streamable_http_on_127_0_0_1_serves_the_same_tools():
 
 def test_bad_command_lines_are_one_line():
     for arguments, message in [
-        (["n50_s1_corpus"], "mcp serves a whole universe: give 'n50_s1'"),
+        (["n50_s1_corpus"], "mcp works on a whole universe: give 'n50_s1'"),
         (["n50_s1", "--port", "70000"], "--port 70000 must be from 1 to 65535"),
         (["n50_x1"], "phantom_wiki mcp: "),
     ]:

@@ -5,31 +5,23 @@ run.json records the release, and what is wrong or missing is one line."""
 
 from __future__ import annotations
 
-import hashlib
 import json
-import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-import phantom_wiki
 from builders.phantomwiki.config import settings_from
 from builders.phantomwiki.generate import corpus_rows, generate, question_rows
 from builders.publishing.phantomwiki import write_release
 from phantom_env.cli import main
 from phantom_env.release import ReleaseRowsError, tasks_of_rows
 from phantom_env.runner import RUN_FILE, SCORES, TRAJECTORIES, tasks_of
-from tests.publish.hub_standin import HubStandIn
+from tests.publish.publish_helpers import CONFIG, PASSPHRASE, downloaded, hub_releases, release_record
 
 pytestmark = pytest.mark.integration
 
-REPO = Path(__file__).resolve().parents[2]
-CONFIG = "n50_s1"
-PASSPHRASE = "phantom wiki release key"
-TOKEN = "hf_standin_test_token"
 HUB_REPO = "leakproof-lab/phantom_wiki-agent"
 ORACLE = ["--model", "oracle", "--mode", "tools", "--max-steps", "1000"]  # above every question's minimum
 
@@ -69,18 +61,6 @@ def generated_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-def record_of(release: Path, encrypted: bool, revision: str | None = None, source: str | None = None) -> dict:
-    manifest = release / "manifest.json"
-    return {
-        "source": source or str(release),
-        "revision": revision,
-        "manifest_sha256": hashlib.sha256(manifest.read_bytes()).hexdigest(),
-        "code_digest": json.loads(manifest.read_text())["code_digest"],
-        "package_version": phantom_wiki.__version__,
-        "encrypted": encrypted,
-    }
-
-
 @pytest.mark.parametrize("which, passphrase", [("plain", []), ("sealed", ["--passphrase-env", "PW_KEY"])])
 def test_the_oracle_over_a_release_folder_scores_one_with_the_generated_universe_s_trajectories(
     releases, generated_run, tmp_path, monkeypatch, capsys, which, passphrase
@@ -94,7 +74,7 @@ def test_the_oracle_over_a_release_folder_scores_one_with_the_generated_universe
     assert scores["questions"] == scores["finished"] == 500 and scores["f1"] == scores["exact_match"] == 1.0
     assert (out / TRAJECTORIES).read_bytes() == (generated_run / TRAJECTORIES).read_bytes()
     recorded, generated = (json.loads((folder / RUN_FILE).read_text()) for folder in (out, generated_run))
-    assert recorded.pop("release") == record_of(releases[which], which == "sealed")
+    assert recorded.pop("release") == release_record(releases[which], which == "sealed")
     assert recorded == generated  # the universe, its settings and the run, as the generated run records them
     assert PASSPHRASE not in (out / RUN_FILE).read_text()
 
@@ -111,44 +91,17 @@ def test_a_rerun_on_another_release_is_refused_naming_the_difference(releases, t
     assert err.count("\n") == 1 and f"--out {out} holds a run with release " in err and "--overwrite" in err
 
 
-@pytest.fixture
-def hub() -> Iterator[HubStandIn]:
-    standin = HubStandIn(TOKEN).start()
-    try:
-        yield standin
-    finally:
-        standin.stop()
-
-
-def test_the_oracle_over_a_plain_and_a_sealed_release_on_the_hub_scores_one(hub, tmp_path, monkeypatch):
-    monkeypatch.setenv("HF_TOKEN", TOKEN)
-    subsets = ["questions", "corpus", "instances"]  # the agent reads the first two only
-    plain = phantom_wiki.publish(
-        CONFIG, str(tmp_path / "p"), repo_id=f"{HUB_REPO}-plain", subsets=subsets, endpoint=hub.endpoint
-    )
-    sealed = phantom_wiki.publish(
-        CONFIG,
-        str(tmp_path / "s"),
-        repo_id=f"{HUB_REPO}-sealed",
-        subsets=subsets,
-        encrypt=True,
-        passphrase=PASSPHRASE,
-        endpoint=hub.endpoint,
-    )
+def test_the_oracle_over_a_plain_and_a_sealed_release_on_the_hub_scores_one(hub, hub_env, tmp_path):
+    published = hub_releases(hub, HUB_REPO, ["questions", "corpus", "instances"], tmp_path)  # instances: never read
     (tmp_path / "key").write_text(PASSPHRASE + "\n")
-    env = {key: value for key, value in os.environ.items() if not key.startswith(("HF_", "HUGGING"))}
-    env.update(HF_ENDPOINT=hub.endpoint, HF_TOKEN=TOKEN, HF_HOME=str(tmp_path / "hf"), PYTHONPATH=str(REPO))
     hub.requests.clear()
-    for which, release, passphrase in (
-        ("plain", plain, []),
-        ("sealed", sealed, ["--passphrase-file", str(tmp_path / "key")]),
-    ):
+    for which, passphrase in (("plain", []), ("sealed", ["--passphrase-file", str(tmp_path / "key")])):
         out = tmp_path / which
         done = subprocess.run(
             [sys.executable, "-m", "phantom_wiki", "agent", CONFIG, "--release", f"{HUB_REPO}-{which}", *passphrase]
             + [*ORACLE, "--out", str(out)],
             cwd=tmp_path,
-            env=env,
+            env=hub_env,
             capture_output=True,
             text=True,
             timeout=600,
@@ -157,10 +110,9 @@ def test_the_oracle_over_a_plain_and_a_sealed_release_on_the_hub_scores_one(hub,
         assert "| F1 | 1.000 |" in done.stdout
         commit = hub.repos[f"datasets/{HUB_REPO}-{which}"].branches["main"]
         recorded = json.loads((out / RUN_FILE).read_text())["release"]
-        assert recorded == record_of(release.folder, which == "sealed", commit, f"{HUB_REPO}-{which}")
-    downloaded = {path.split("/resolve/")[1].split("/", 1)[1] for _, path in hub.requests if "/resolve/" in path}
+        assert recorded == release_record(published[which], which == "sealed", commit, f"{HUB_REPO}-{which}")
     shards = {f"{name}/test-00000-of-00001.parquet" for name in (CONFIG, f"{CONFIG}_corpus")}
-    assert downloaded == {"manifest.json"} | shards | {shard + "-aead" for shard in shards}  # never the instances
+    assert downloaded(hub) == {"manifest.json"} | shards | {shard + "-aead" for shard in shards}  # never the instances
 
 
 @pytest.mark.parametrize(

@@ -5,12 +5,9 @@ released rows, the results record the release, and what is wrong or missing is o
 
 from __future__ import annotations
 
-import hashlib
 import json
-import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -21,32 +18,14 @@ from leakproof_eval import TaskSetupError
 from leakproof_eval.models import OracleLM
 from leakproof_eval.phantom_wiki_tasks import universe_from
 from tests.lmeval.harness import ROOT, evaluate, scores, task_manager
-from tests.publish.hub_standin import HubStandIn
-from tests.publish.publish_helpers import one_line
+from tests.lmeval.test_lmeval_phantom_wiki import ALL_TASKS as TASKS
+from tests.lmeval.test_lmeval_phantom_wiki import metric_names
+from tests.publish.publish_helpers import CONFIG, PASSPHRASE, downloaded, hub_releases, one_line, release_record
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
-CONFIG = "n50_s1"
-PASSPHRASE = "phantom wiki release key"
 KEY_VARIABLE = "PW_RELEASE_KEY"
-TOKEN = "hf_standin_test_token"
 REPO = "leakproof-lab/phantom_wiki-release"
-TASKS = (
-    "phantom_wiki_questions",
-    "phantom_wiki_instances",
-    "phantom_wiki_instances_cite",
-    "phantom_wiki_rag",
-    "phantom_wiki_rag_cite",
-    "phantom_wiki_mc",
-)
-METRICS = {
-    "phantom_wiki_questions": 4,  # precision, recall, f1, exact_match
-    "phantom_wiki_mc": 4,
-    "phantom_wiki_instances": 8,
-    "phantom_wiki_rag": 8,
-    "phantom_wiki_instances_cite": 10,
-    "phantom_wiki_rag_cite": 10,
-}
 
 
 @pytest.fixture(scope="module")
@@ -74,28 +53,16 @@ def release_metadata(releases: dict[str, Path], which: str, cache: str, **more: 
     return {**metadata, "phantom_wiki_cache_dir": cache, **more}
 
 
-def expected_record(release: Path, encrypted: bool, revision: str | None = None, source: str | None = None) -> dict:
-    manifest = release / "manifest.json"
-    return {
-        "source": source or str(release),
-        "revision": revision,
-        "manifest_sha256": hashlib.sha256(manifest.read_bytes()).hexdigest(),
-        "code_digest": json.loads(manifest.read_text())["code_digest"],
-        "package_version": phantom_wiki.__version__,
-        "encrypted": encrypted,
-    }
-
-
 @pytest.mark.parametrize("which", ["plain", "sealed"])
 def test_the_oracle_scores_one_on_every_task_of_a_release_folder_and_the_results_record_it(
     releases, key, tmp_path, which
 ):
     results = evaluate(OracleLM(), TASKS, **release_metadata(releases, which, str(tmp_path)))
     for task in TASKS:
-        assert set(scores(results, task).values()) == {1.0} and len(scores(results, task)) == METRICS[task], task
+        assert scores(results, task) == {name: 1.0 for name in metric_names(task)}, task
         resolved = results["configs"][task]["metadata"]["phantom_wiki_resolved"]
         assert resolved["universe"] == CONFIG
-        assert resolved["release"] == expected_record(releases[which], which == "sealed"), task
+        assert resolved["release"] == release_record(releases[which], which == "sealed"), task
     assert PASSPHRASE not in json.dumps(results, default=str)  # only the variable's name is in the metadata
 
 
@@ -143,54 +110,23 @@ print(json.dumps(out))
 """
 
 
-@pytest.fixture
-def hub() -> Iterator[HubStandIn]:
-    standin = HubStandIn(TOKEN).start()
-    try:
-        yield standin
-    finally:
-        standin.stop()
-
-
-def test_the_oracle_scores_one_on_a_plain_and_a_sealed_release_on_the_hub(hub, tmp_path, monkeypatch):
-    monkeypatch.setenv("HF_TOKEN", TOKEN)
-    subsets = ["questions", "corpus", "rag", "instances"]  # the tasks below read all but the instances
-    plain = phantom_wiki.publish(
-        CONFIG, str(tmp_path / "p"), repo_id=f"{REPO}-plain", subsets=subsets, endpoint=hub.endpoint
-    )
-    sealed = phantom_wiki.publish(
-        CONFIG,
-        str(tmp_path / "s"),
-        repo_id=f"{REPO}-sealed",
-        subsets=subsets,
-        encrypt=True,
-        passphrase=PASSPHRASE,
-        endpoint=hub.endpoint,
-    )
+def test_the_oracle_scores_one_on_a_plain_and_a_sealed_release_on_the_hub(hub, hub_env, tmp_path):
+    published = hub_releases(hub, REPO, ["questions", "corpus", "rag", "instances"], tmp_path)  # all but instances read
     hub.requests.clear()
-    env = {key: value for key, value in os.environ.items() if not key.startswith(("HF_", "HUGGING"))}
-    env.update(
-        HF_ENDPOINT=hub.endpoint,
-        HF_TOKEN=TOKEN,
-        HF_HOME=str(tmp_path / "hf-home"),
-        HF_HUB_DISABLE_PROGRESS_BARS="1",
-        PYTHONPATH=str(ROOT),
-        PW_RELEASE_KEY=PASSPHRASE,
-    )
+    env = {**hub_env, KEY_VARIABLE: PASSPHRASE}
     arguments = [f"{REPO}-plain", f"{REPO}-sealed", str(tmp_path / "cache")]
     done = subprocess.run(
         [sys.executable, "-c", _HUB_SCRIPT, *arguments], capture_output=True, text=True, cwd=ROOT, env=env, timeout=600
     )
     assert done.returncode == 0, done.stderr[-3000:]
     found = json.loads(done.stdout.strip().splitlines()[-1])
-    for which, release in (("plain", plain), ("sealed", sealed)):
+    for which, release in published.items():
         commit = hub.repos[f"datasets/{REPO}-{which}"].branches["main"]
-        record = expected_record(release.folder, which == "sealed", commit, f"{REPO}-{which}")
+        record = release_record(release, which == "sealed", commit, f"{REPO}-{which}")
         for task, (values, resolved) in found[which].items():
             assert set(values.values()) == {1.0} and resolved == record, (which, task)
-    downloaded = {path.split("/resolve/")[1].split("/", 1)[1] for _, path in hub.requests if "/resolve/" in path}
     shards = {f"{name}/test-00000-of-00001.parquet" for name in (CONFIG, f"{CONFIG}_corpus", f"{CONFIG}_rag")}
-    assert downloaded == {"manifest.json"} | shards | {shard + "-aead" for shard in shards}  # never the instances
+    assert downloaded(hub) == {"manifest.json"} | shards | {shard + "-aead" for shard in shards}  # never the instances
 
 
 @pytest.mark.parametrize(

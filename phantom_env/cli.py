@@ -215,5 +215,5 @@ def _source(args: argparse.Namespace) -> tuple[Settings, list[Task], Corpus, dic
     if passphrase is not None and not release.encrypted:
         raise ConfigError(f"{args.release} is not encrypted, so it takes no passphrase; leave --passphrase-* out")
     corpus_rows = release.rows("corpus")
-    tasks = tasks_of_rows(release.rows("questions"), corpus_rows)[: args.limit]
+    tasks = tasks_of_rows(release.rows("questions")[: args.limit], corpus_rows)
     return release.settings, tasks, corpus_of(corpus_rows), release.record()

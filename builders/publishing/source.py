@@ -3,7 +3,8 @@
 `find_universe` reads the manifest only (on the Hub: manifest.json at the commit the revision resolves to, which every
 later read is pinned to), checks that the release holds the universe and the subsets asked for, and reads the
 universe's settings from the manifest; `PublishedUniverse.rows` opens one subset through `open_release` (every file
-checked against the manifest, sealed shards decrypted) and reads its Parquet shards as they were released.
+checked against the manifest, sealed shards decrypted) and reads its Parquet shards as they were released. The Hub
+is reached as the huggingface_hub client is configured (HF_ENDPOINT, HF_TOKEN), through the one bounded client.
 """
 
 from __future__ import annotations

@@ -28,7 +28,7 @@ from ..locks import FolderBusy, held
 from ..neoqa import CONFIG_NAMES as NEOQA_CONFIG_NAMES
 from ..phantomwiki import generate as engine
 from ..phantomwiki.config import SUBSETS, ConfigError, Settings, format_name, parse_name, settings_from
-from ..phantomwiki.features import FEATURES, arrow_schema
+from ..phantomwiki.features import arrow_schema, subset_features
 from .card import CARD, hub_configs, render, size_category
 from .errors import PublishError, refuse
 from .hub import open_repo
@@ -203,7 +203,7 @@ def write_universe(
         config = format_name(settings.size, settings.depth, settings.seed, subset)
         if progress:
             progress(f"writing {config}")
-        schema = shard_schema(arrow_schema(subset), FEATURES[subset], cards.CANARY, config)
+        schema = shard_schema(arrow_schema(subset, settings), subset_features(subset, settings), cards.CANARY, config)
         shards = write_shards(
             engine.ROWS[subset](generated),
             staging,

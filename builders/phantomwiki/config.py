@@ -121,6 +121,12 @@ class Settings:
         for name, (ok, expected) in RANGES.items():
             if not ok(getattr(self, name)):
                 raise ConfigError(f"{name}={getattr(self, name)!r} is out of range: expected {expected}")
+        for name, value, default in (
+            ("evidence_position", self.evidence_position, "random"),
+            ("tokenizer", self.tokenizer, ""),
+        ):
+            if value != default and not self.long_context:
+                raise ConfigError(f"{name}={value!r} applies to rows filled to a length: set context_tokens too")
         if self.long_context and self.instance_layout != "fixed":
             raise ConfigError(
                 f"context_tokens={self.context_tokens} fills each row to a length: it takes instance_layout='fixed', "

@@ -472,13 +472,15 @@ class Evidence:
             touching.update(self.naming(universe.names[person]))
         for root in {tree_of[p] for p in people}:
             touching.update(universe.names[p] for p in members[root])
-        skip = set(named) | set(pool)
+        skip = set(named)
         first = parse_literal(question.query[-1])
         if first.inverse:
             skip.update(self.holding(first.predicate, first.source.strip()[1:-1]))
+        hard = tuple(t for t in pool if t not in skip)
+        skip.update(hard)
         family = tuple(t for t in self.titles if t in touching and t not in skip)
         rest = tuple(t for t in self.titles if t not in touching and t not in skip)
-        return Tiers(tuple(t for t in pool if t not in skip), family, rest)
+        return Tiers(hard, family, rest)
 
 
 @dataclass(frozen=True)

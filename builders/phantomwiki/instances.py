@@ -761,6 +761,28 @@ def rag_forms(evidence: Evidence, question: Question) -> list[Form]:
     return shuffled(rng, forms)
 
 
+def _rag_cases(
+    evidence: Evidence, questions: Sequence[Question]
+) -> list[tuple[Question, Form, Case | None, list[str], str]]:
+    """Each `rag` row before retrieval: (question, form, its case if it has a family, its required articles, id)."""
+    s = evidence.settings
+    out = []
+    for question in questions:
+        for form in rag_forms(evidence, question):
+            case = evidence.case(question, form) if evidence.has_family(question) else None
+            required = list(case.required) if case is not None else evidence.required(question)
+            key = f"{universe_name(s)}/{question.id}/rag-{s.retrieval_k}/{form.key}"
+            out.append((question, form, case, required, row_id(key)))
+    return out
+
+
+def rag_required(generated: Generated, settings: Settings | None = None) -> dict[str, list[str]]:
+    """The articles each `rag` row's question (as worded) needs, by `instance_id`: what retrieval is scored against
+    (builders.metrics.retrieval_scores). Not a column of the rows, so their bytes stay as they were."""
+    evidence = Evidence(generated, settings)
+    return {key: required for _, _, _, required, key in _rag_cases(evidence, generated.questions)}
+
+
 def build_rag(
     generated: Generated,
     settings: Settings | None = None,
@@ -771,19 +793,11 @@ def build_rag(
     then the wordings of each question that has a sufficient set (rag_forms), each with its own top-k (for every
     question, or for `questions`)."""
     evidence = evidence or Evidence(generated, settings)
-    s = evidence.settings
-    k = s.retrieval_k
-    cases = [
-        (question, form)
-        for question in (generated.questions if questions is None else questions)
-        for form in rag_forms(evidence, question)
-    ]
-    hits = evidence.index.retrieve([form.question for _, form in cases], k)
+    cases = _rag_cases(evidence, generated.questions if questions is None else questions)
+    hits = evidence.index.retrieve([form.question for _, form, _, _, _ in cases], evidence.settings.retrieval_k)
     rows = []
-    for (question, form), found in zip(cases, hits):
+    for (question, form, case, required, key), found in zip(cases, hits):
         titles = [evidence.titles[i] for i in found]
-        case = evidence.case(question, form) if evidence.has_family(question) else None
-        required = list(case.required) if case is not None else evidence.required(question)
         if form.kind:
             sufficient = False
         elif case is not None:
@@ -792,7 +806,7 @@ def build_rag(
             sufficient = set(required) <= set(titles)
         rows.append(
             {
-                "instance_id": row_id(f"{universe_name(s)}/{question.id}/rag-{k}/{form.key}"),
+                "instance_id": key,
                 **_base_row(evidence, question, form),
                 "answer": list(form.answer) if sufficient else [DEFLECTION],
                 "answerable": "unanswerable" if form.kind else "sufficient" if sufficient else "insufficient",

@@ -20,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from lm_eval.api.task import ConfigurableTask
 
@@ -48,6 +48,7 @@ QUESTION_ALLOWANCE = 128
 """Tokens kept for the question (with its premise and closed-world sentence) in a long prompt."""
 GENERATION_TOKENS = 256
 """Tokens kept for the answer: the max_gen_toks of the evidence tasks' YAML."""
+T = TypeVar("T")
 Aggregation = Callable[[Sequence[Mapping[str, Any]]], float]
 
 
@@ -101,9 +102,9 @@ def _load(universe: Universe, subset: str) -> list[dict[str, Any]]:
         raise TaskSetupError(f"{PREFIX}{error}") from None
 
 
-def _round_robin(runs: Sequence[Sequence[dict[str, Any]]]) -> list[dict[str, Any]]:
+def _round_robin(runs: Sequence[Sequence[T]]) -> list[T]:
     """One document of each run in turn, so any prefix (`--limit N`) holds every point of the sweep."""
-    out = []
+    out: list[T] = []
     for index in range(max((len(run) for run in runs), default=0)):
         out += [run[index] for run in runs if index < len(run)]
     return out

@@ -559,16 +559,22 @@ def family_plans(evidence: Evidence, question: Question, base: Case) -> list[Pla
     return plans
 
 
+def question_family(evidence: Evidence, question: Question) -> tuple[Case, list[Plan]] | None:
+    """A question's plain case and the plans of its family's rows, or None when it has no instances."""
+    if not evidence.settings.attribute_questions and starts_from_attribute(question.query):
+        return None
+    base = evidence.case(question, evidence.plain(question))
+    return None if base is None else (base, family_plans(evidence, question, base))
+
+
 def question_instances(evidence: Evidence, question: Question) -> Iterator[dict]:
     """Every instance of one question's family (see family_plans), in a seeded order, each with its own distractors
     and document order: per plan one row, or one per ablation level."""
     s = evidence.settings
-    if not s.attribute_questions and starts_from_attribute(question.query):
+    family = question_family(evidence, question)
+    if family is None:
         return
-    base = evidence.case(question, evidence.plain(question))
-    if base is None:
-        return
-    plans = family_plans(evidence, question, base)
+    base, plans = family
     named = {title for plan in plans for title in plan.case.shown}
     smallest = min(len(plan.case.shown) - bool(plan.missing) for plan in plans)
     most = max(ABLATION_LEVELS) if s.instance_layout == "ablation" else max(0, s.instance_documents - smallest)
@@ -678,12 +684,10 @@ def check_length(evidence: Evidence, questions: Sequence[Question]) -> None:
     everything = _tokens(costs, evidence.titles)
     largest, shortest, fitting = everything, None, 0
     for question in questions:
-        if not s.attribute_questions and starts_from_attribute(question.query):
+        family = question_family(evidence, question)
+        if family is None:
             continue
-        base = evidence.case(question, evidence.plain(question))
-        if base is None:
-            continue
-        plans = family_plans(evidence, question, base)
+        base, plans = family
         need = max(_tokens(costs, [t for t in plan.case.shown if t != plan.missing]) for plan in plans)
         shortest = need if shortest is None else min(shortest, need)
         if need > s.context_tokens:

@@ -26,6 +26,7 @@ import builders.neoqa as engine
 import cards
 import encryption
 from builders import metrics
+from builders.checks import is_whole
 from builders.neoqa import parse_answer
 from dataset_loading import load_from_builder
 
@@ -150,7 +151,7 @@ class NeoQAConfig(datasets.BuilderConfig):
 
     def validate(self) -> None:
         """Raise a one-line ValueError for a knob with an impossible value."""
-        if isinstance(self.seed, bool) or not isinstance(self.seed, int):
+        if not is_whole(self.seed):
             raise ValueError(f"seed must be an integer, got {self.seed!r}")
         if self.decryption_key is not None:
             encryption.key_byte(self.decryption_key)
@@ -161,7 +162,7 @@ class NeoQA(datasets.GeneratorBasedBuilder):
 
     BUILDER_CONFIG_CLASS = NeoQAConfig
     DEFAULT_WRITER_BATCH_SIZE = 100  # an instance can carry 100+ articles: keep write batches small
-    VERSION = datasets.Version("1.1.0")  # 1.1.0: seeded orders from builders.rng (new orders)
+    VERSION = datasets.Version("1.2.0")  # 1.1.0: seeded orders (builders.rng); 1.2.0: answerable in builders.labels
     BUILDER_CONFIGS = [NeoQAConfig(name=name, version="1.0.0") for name in engine.CONFIG_NAMES]
 
     def __init__(self, *args: Any, repo_id: str | None = None, hash: str | None = None, **kwargs: Any) -> None:
@@ -193,7 +194,9 @@ class NeoQA(datasets.GeneratorBasedBuilder):
         """Locate (or fetch), decrypt, validate and assemble every split before any row is written."""
         config = self.config
         config.validate()
-        root = engine.resolve_source(
+        from builders.publishing.neoqa import release_source  # imported here: only loading a release needs it
+
+        root = release_source(
             config.data_dir, config.hub_repo_id, engine.files_needed(config.name), revision=config.revision
         )
         return [
@@ -246,27 +249,21 @@ def load_dataset(
     )
 
 
-def publish(
-    data_dir: str | Path,
-    out: str | Path | None = None,
-    *,
-    repo_id: str | None = None,
-    private: bool = False,
-    revision: str | None = None,
-    gated: str | None = None,
-    token: str | None = None,
-    endpoint: str | None = None,
-) -> tuple[Path | None, str | None]:
-    """Publish the official release files of `data_dir` verbatim (still encrypted) to a folder and/or the Hub.
+def publish(data_dir: str | Path, out: str | Path | None = None, **hub: Any) -> tuple[Path | None, str | None]:
+    """Publish the official release files of `data_dir` verbatim (still encrypted) to a folder and/or the Hub
+    (`hub`: builders.publishing.hub.HubTarget's fields, repo_id, private, revision, gated, token, endpoint).
 
     Decrypted files, re-encrypted files and rebuilt rows are refused with a one-line error citing CC BY-ND 4.0.
     Returns (the folder written, or None; the Hub commit URL, or None).
     """
+    from builders.publishing.hub import HubTarget
     from builders.publishing.neoqa import publish as publish_release
 
-    return publish_release(
-        data_dir, out, repo_id=repo_id, private=private, revision=revision, gated=gated, token=token, endpoint=endpoint
-    )
+    options = dict(hub)
+    target = HubTarget.taken_from(options)
+    if options:
+        raise TypeError(f"publish() got unexpected keyword arguments: {', '.join(sorted(options))}")
+    return publish_release(data_dir, out, hub=target)
 
 
 def publish_main(argv: list[str]) -> int:

@@ -24,6 +24,13 @@ def _agent(arguments: list[str]) -> int:
     return agent(arguments)
 
 
+def _mcp(arguments: list[str]) -> int:
+    """`python -m phantom_wiki mcp ...`: the agent tools as an MCP server (phantom_env.mcp_server)."""
+    from phantom_env.mcp_server import main as mcp
+
+    return mcp(arguments)
+
+
 def _tasks_path(arguments: list[str]) -> int:
     """`python -m phantom_wiki tasks-path`: where the lm-evaluation-harness tasks are, for --include_path."""
     import argparse
@@ -43,7 +50,7 @@ if __name__ == "__main__":
     from builders.phantomwiki.config import ConfigError as _ConfigError
 
     try:
-        sys.exit(main(sys.argv[1:], faces={"agent": _agent, "tasks-path": _tasks_path}))
+        sys.exit(main(sys.argv[1:], faces={"agent": _agent, "mcp": _mcp, "tasks-path": _tasks_path}))
     except _ConfigError as error:
         sys.exit(f"phantom_wiki: {error}")
 
@@ -100,12 +107,15 @@ def load_dataset(
 def publish(configurations: str | list[str], out: str | None = None, **options: Any) -> Any:
     """Write configurations as a Hub dataset folder (Parquet shards, card, manifest) and optionally upload it.
 
-    Options: subsets, encrypt, passphrase, passphrase_in_card, repo_id, private, revision, gated, token,
-    endpoint, replace, and the generation settings; see builders.publishing.phantomwiki.publish.
+    Options: subsets, encrypt, passphrase, passphrase_in_card, replace, num_proc, the generation settings, and where
+    on the Hub (builders.publishing.hub.HubTarget's fields: repo_id, private, revision, gated, token, endpoint);
+    see builders.publishing.phantomwiki.publish.
     """
+    from builders.publishing.hub import HubTarget
     from builders.publishing.phantomwiki import publish as publish_release
 
-    return publish_release(configurations, out, **options)
+    options = dict(options)
+    return publish_release(configurations, out, hub=HubTarget.taken_from(options), **options)
 
 
 def load_published(

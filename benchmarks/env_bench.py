@@ -1,9 +1,12 @@
-"""Speed of the agent environment: the oracle agent over a universe, tool calls per second, score_answer per second.
+"""Speed of the agent environment: the oracle agent over a universe, tool calls per second, score_answer per second,
+and RL items per second with universes that rotate.
 
-    python benchmarks/env_bench.py [--config n5000_s1]
+    python benchmarks/env_bench.py [--config n5000_s1] [--items 5000]
 
 Prints a table with targets (issue 16): at least 10,000 tool calls per second of the environment on one core
-(the tools replayed alone, so no model is the bottleneck) and at least 10,000 score_answer calls per second.
+(the tools replayed alone, so no model is the bottleneck) and at least 10,000 score_answer calls per second; and
+(issue 28) at least 2,000 PhantomWikiDataset items per second on one core at n100 with a new universe every 100
+items (each universe generated on first use, as a training run meets it).
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from pathlib import Path
 from builders.phantomwiki.config import settings_from
 from builders.phantomwiki.generate import generate
 from phantom_env.baselines import OracleModel
-from phantom_env.rl import score_answer
+from phantom_env.rl import PhantomWikiDataset, score_answer
 from phantom_env.runner import TRAJECTORIES, read_trajectories, run, tasks_of
 from phantom_env.tools import Corpus, Episode
 
@@ -24,6 +27,7 @@ from phantom_env.tools import Corpus, Episode
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--config", default="n5000_s1")
+    parser.add_argument("--items", type=int, default=5000, help="RL items read per rotation row (default 5000)")
     args = parser.parse_args()
     start = time.perf_counter()
     generated = generate(settings_from(args.config)[0])
@@ -59,6 +63,14 @@ def main() -> None:
     print(f"| oracle agent over every question, tools mode, through the runner (s) | {ran_at - indexed_at:.2f} | |")
     print(f"| environment tool calls per second (one core) | {len(calls) / tools_s:,.0f} | 10,000 |")
     print(f"| score_answer calls per second | {rounds * len(entries) / score_s:,.0f} | 10,000 |")
+    for size, every in ((50, 100), (100, 100), (100, None), (500, 100), (500, 1000)):
+        data = PhantomWikiDataset(f"n{size}_s1", seed=1, size=args.items, universe_every=every)
+        began = time.perf_counter()
+        read = sum(1 for _ in data)
+        rate = read / (time.perf_counter() - began)
+        rotation = f"a new universe every {every} items" if every else "one universe"
+        target = "2,000" if (size, every) == (100, 100) else ""
+        print(f"| RL items per second, n{size}, {rotation} | {rate:,.0f} | {target} |")
 
 
 if __name__ == "__main__":

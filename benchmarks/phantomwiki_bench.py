@@ -5,8 +5,10 @@
 
     python benchmarks/phantomwiki_bench.py --sizes 5000 --profile 12   # and where the time goes (cProfile)
 
-Each size runs in a fresh process, so its peak RSS is its own. After the stages, a summary table holds each
-size's process wall time and peak memory beside its target (issue 19, on 2 cores).
+Each size runs in a fresh process, so its peak RSS is its own; while it runs, each stage's name is printed to stderr
+as it begins, with the seconds since the size began (a million people take about two and a half minutes). After the
+stages, a summary table holds each size's process wall time and peak memory beside its target (issue 19, on 2
+cores).
 """
 
 from __future__ import annotations
@@ -29,6 +31,16 @@ def _peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+def _progress(config: str):
+    """A callback printing each stage's name to stderr as it begins, with the seconds since the first."""
+    began = time.perf_counter()
+
+    def say(stage: str) -> None:
+        print(f"{config:>14} {time.perf_counter() - began:8.1f} s  {stage}", file=sys.stderr, flush=True)
+
+    return say
+
+
 def measure(config: str) -> list[tuple[str, float, float]]:
     """(stage, seconds, peak RSS in MB so far) for one configuration, in this process."""
     from builders.export import write_rows
@@ -38,13 +50,15 @@ def measure(config: str) -> list[tuple[str, float, float]]:
 
     settings = settings_from(config)[0]
     stages = []
-    generated = engine.generate(settings)
+    say = _progress(config)
+    generated = engine.generate(settings, progress=say)
     peak = _peak_mb()
     stages += [(stage, seconds, peak) for stage, seconds in generated.timings.items()]
     with tempfile.TemporaryDirectory() as out:
         for subset in SUBSETS:
             if subset == "instances":
                 queries = _evidence_stages(generated, stages)
+            say(f"write {subset}")
             start = time.perf_counter()
             rows = engine.ROWS[subset](generated)
             write_rows(rows, Path(out) / f"{subset}.parquet", "parquet", arrow_schema(subset))
@@ -52,6 +66,7 @@ def measure(config: str) -> list[tuple[str, float, float]]:
             if subset in ("instances", "rag"):
                 stages.append((f"  of which {queries[1]} BM25 queries", queries[0], _peak_mb()))
                 queries[:] = [0.0, 0]
+    say("done")
     return stages
 
 
@@ -98,6 +113,7 @@ def main() -> None:
     parser.add_argument("--one", help=argparse.SUPPRESS)  # internal: measure one config, print JSON
     args = parser.parse_args()
     if args.one:
+        report = ""
         if args.profile:
             import cProfile
             import io
@@ -105,12 +121,12 @@ def main() -> None:
 
             profiler = cProfile.Profile()
             stages = profiler.runcall(measure, args.one)
-            report = io.StringIO()
-            pstats.Stats(profiler, stream=report).sort_stats("cumulative").print_stats(args.profile)
-            print(report.getvalue(), file=sys.stderr)
+            written = io.StringIO()
+            pstats.Stats(profiler, stream=written).sort_stats("cumulative").print_stats(args.profile)
+            report = written.getvalue()
         else:
             stages = measure(args.one)
-        print(json.dumps(stages))
+        print(json.dumps({"stages": stages, "profile": report}))
         return
     profiles: list[tuple[int, str]] = []
     print("| n | stage | seconds | peak RSS (MB) |")
@@ -122,14 +138,15 @@ def main() -> None:
         command = [sys.executable, __file__, "--one", config] + (
             ["--profile", str(args.profile)] if args.profile else []
         )
-        done = subprocess.run(command, capture_output=True, text=True)
+        done = subprocess.run(command, stdout=subprocess.PIPE, text=True)  # its stage lines go to our stderr
         wall = time.perf_counter() - start
-        if args.profile and done.stderr:
-            profiles.append((size, done.stderr))
         if done.returncode != 0:
-            print(f"| {size} | failed: {done.stderr.strip().splitlines()[-1]} | | |")
+            print(f"| {size} | failed (exit code {done.returncode}; its error is above) | | |")
             continue
-        stages = json.loads(done.stdout)
+        measured = json.loads(done.stdout)
+        stages = measured["stages"]
+        if measured["profile"]:
+            profiles.append((size, measured["profile"]))
         for stage, seconds, peak in stages:
             print(f"| {size} | {stage} | {seconds:.2f} | {peak:.0f} |")
         peak = max(p for _, _, p in stages)

@@ -5,18 +5,38 @@
 
 Two kinds of query, as the instance builder issues them: the question text (the `rag` subset), and
 the question plus the texts of its evidence articles (hard distractors). Both engines run the same
-queries over the same corpus; the table gives index time, mean time per query and the ratio.
+queries over the same corpus; the table gives index time, mean time per query and the ratio. rank-bm25 takes
+minutes at n5000_s1 (about 200 s, most of it on the long queries): stderr says what runs, and every 10 s how far
+it is.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 
 from builders.phantomwiki import generate as engine
 from builders.phantomwiki.config import settings_from
 from builders.phantomwiki.instances import Evidence
 from builders.retrieval import ENGINES, Bm25Index
+
+
+def say(line: str) -> None:
+    """A progress line on stderr (the table goes to stdout)."""
+    print(line, file=sys.stderr, flush=True)
+
+
+def timed_queries(index: Bm25Index, queries: list[str], what: str, every: float = 10.0) -> float:
+    """Seconds to score every query, saying every `every` seconds how many are done."""
+    start = last = time.perf_counter()
+    for done, query in enumerate(queries, 1):
+        index.scores(query)
+        now = time.perf_counter()
+        if now - last >= every:
+            say(f"  {what}: {done}/{len(queries)} queries in {now - start:.0f} s")
+            last = now
+    return time.perf_counter() - start
 
 
 def queries_of(config: str, count: int) -> tuple[list[str], dict[str, list[str]]]:
@@ -37,20 +57,20 @@ def main() -> None:
     parser.add_argument("--config", default="n5000_s1")
     parser.add_argument("--queries", type=int, default=100)
     args = parser.parse_args()
+    say(f"generating {args.config} and its queries ...")
     texts, kinds = queries_of(args.config, args.queries)
     per_query: dict[tuple[str, str], float] = {}
     print(f"{args.config}: {len(texts)} articles\n")
     print("| engine | index (s) | query kind | queries | ms per query |")
     print("|---|---:|---|---:|---:|")
     for name in ENGINES:
+        say(f"{name}: indexing {len(texts):,} articles ...")
         start = time.perf_counter()
         index = Bm25Index(texts, engine=name)
         built = time.perf_counter() - start
         for kind, queries in kinds.items():
-            start = time.perf_counter()
-            for query in queries:
-                index.scores(query)
-            per_query[name, kind] = (time.perf_counter() - start) / len(queries)
+            say(f"{name}: {len(queries)} {kind} queries ...")
+            per_query[name, kind] = timed_queries(index, queries, f"{name}, {kind}") / len(queries)
             print(
                 f"| {name} | {built:.2f} | {kind} | {len(queries)} | {1000 * per_query[name, kind]:.2f} |", flush=True
             )

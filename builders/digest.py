@@ -11,7 +11,17 @@ from . import __version__
 _SUFFIXES = {".py", ".tsv", ".txt", ".pl", ".json"}
 
 
-PHANTOMWIKI_CODE = ("phantomwiki", "__init__.py", "rng.py", "evidence.py", "retrieval.py", "metrics.py", "tokens.py")
+PHANTOMWIKI_CODE = (
+    "phantomwiki",
+    "__init__.py",
+    "rng.py",
+    "evidence.py",
+    "retrieval.py",
+    "metrics.py",
+    "labels.py",
+    "checks.py",
+    "tokens.py",
+)
 """Exactly what phantom_wiki rows are made by: the generator's folder and the shared modules it imports (a test
 holds this equal to what generating every subset loads); the CLI, reports and publishing are left out, so editing
 them never moves a cache or a release's code digest."""

@@ -13,7 +13,9 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-ANSWERABLE_LABEL: str = "answerable-sufficient"
+from .labels import ANSWERABLE, INSUFFICIENT, SUFFICIENT, UNANSWERABLE
+
+ANSWERABLE_LABEL: str = SUFFICIENT  # the `answerable` value of an instance a model must answer (NeoQA's too)
 NEOQA_CATEGORIES: tuple[str, ...] = (
     "multi-hop/answerable",
     "time-span/answerable",
@@ -244,7 +246,7 @@ def instance_scores(
             raise ValueError(f"no prediction for instance {identifier!r}; predict every instance")
         prediction = predictions[identifier]
         answer = prediction.get("answer", "")
-        answerable = instance["answerable"] == "sufficient"
+        answerable = instance["answerable"] == SUFFICIENT
         gold = instance["answer"]
         if answerable:
             scores = answer_scores(answer, gold)
@@ -283,7 +285,7 @@ def instance_scores(
         "count": len(answerable_ok) + len(deflect_ok),
         "per_category": {
             name: _category_scores(name, by_category, acc_a, points_a)
-            for name in sorted(by_category, key=lambda name: (name != "answerable", name != "insufficient", name))
+            for name in sorted(by_category, key=lambda name: (name != ANSWERABLE, name != INSUFFICIENT, name))
         },
         "per_role": _role_scores(by_role),
     }
@@ -296,11 +298,11 @@ def _role_scores(by_role: Mapping[str, list[bool]]) -> dict[str, dict[str, float
 
 def category_of(instance: Mapping[str, Any]) -> str:
     """An evidence instance's category: ``answerable``, ``insufficient``, or its ``unanswerable_kind``."""
-    if instance["answerable"] == "sufficient":
-        return "answerable"
-    if instance["answerable"] == "unanswerable":
-        return str(instance.get("unanswerable_kind") or "unanswerable")
-    return "insufficient"
+    if instance["answerable"] == SUFFICIENT:
+        return ANSWERABLE
+    if instance["answerable"] == UNANSWERABLE:
+        return str(instance.get("unanswerable_kind") or UNANSWERABLE)
+    return INSUFFICIENT
 
 
 def _category_scores(
@@ -311,7 +313,7 @@ def _category_scores(
 ) -> dict[str, float]:
     hits, points = by_category[name]
     out = {"accuracy": accuracy(hits), "count": len(hits)}
-    if name != "answerable":
+    if name != ANSWERABLE:
         out["adt_score"] = adt_score(acc_answerable, out["accuracy"])
         out["unified_score"] = unified_score(points_answerable, points) if points_answerable else math.nan
     return out
@@ -328,7 +330,7 @@ def choice_scores(instances: Iterable[Mapping[str, Any]], predictions: Mapping[s
     """
     rows = list(instances)
     answerable, deflect, by_category = _tally_choices(
-        rows, predictions, lambda instance: instance["answerable"] == "sufficient", category_of
+        rows, predictions, lambda instance: instance["answerable"] == SUFFICIENT, category_of
     )
     by_role: dict[str, list[bool]] = {}
     for instance in rows:

@@ -102,13 +102,13 @@ class PhantomWiki(datasets.GeneratorBasedBuilder):
     def _split_generators(self, dl_manager: Any) -> list[datasets.SplitGenerator]:
         # The stages run here, in the parent: processes of num_proc > 1 start from a copy of it (fork) and only
         # write their parts' rows.
-        universe(self.config.settings, self.config.subset, self.config.name)
+        generated_universe(self.config.settings, self.config.subset, self.config.name)
         parts = 1 if self.config.subset == "database" else PARTS
         return [datasets.SplitGenerator(name=datasets.Split.TEST, gen_kwargs={"parts": list(range(parts))})]
 
     def _generate_examples(self, parts: list[int]) -> Any:
         subset = self.config.subset
-        generated = universe(self.config.settings, subset, self.config.name)
+        generated = generated_universe(self.config.settings, subset, self.config.name)
         count = 1 if subset == "database" else PARTS
         for part in parts:
             for index, row in enumerate(engine.ROWS[subset](generated, (part, count))):
@@ -119,9 +119,9 @@ _LATEST: dict[Settings, engine.Generated] = {}
 """The universe generated last, kept so that loading several of its subsets one after another builds it once."""
 
 
-def universe(settings: Settings, subset: str, title: str) -> engine.Generated:
+def generated_universe(settings: Settings, subset: str, title: str) -> engine.Generated:
     """The universe `settings` make, with the stages `subset` needs, behind a progress bar of those stages."""
-    from builders.cli.progress import StageBar
+    from builders.progress import StageBar
 
     generated = _LATEST.get(settings)
     if generated is None:

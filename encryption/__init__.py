@@ -1,4 +1,6 @@
-"""Codecs for encrypted dataset files; today the NeoQA release codec (per-line base64 + one-byte XOR)."""
+"""Encrypted dataset files: the sealed-release format of our own releases (`encryption.aead_stream`: AES-256-GCM,
+scrypt, chunked; imported from there) and the NeoQA release codec (per-line base64 + one-byte XOR), re-exported
+here."""
 
 from encryption.neoqa_codec import (
     RELEASE_KEY,

@@ -5,6 +5,7 @@ registered.
     python -m leakproof_eval run --model local-completions --model_args model=M,base_url=URL,tokenizer_backend=none \
         --tasks phantom_wiki --metadata '{"phantom_wiki_seed": 7}'
     python -m leakproof_eval tasks-path        # the folder for lm_eval's --include_path
+    python -m leakproof_eval report results/ runs/oracle --out report/   # tables and figures of results
 
 `run` takes exactly lm_eval's arguments; it adds `--include_path <tasks>` when none is given, and refuses
 `push_samples_to_hub` for NeoQA tasks (a model's responses may quote the CC BY-ND articles).
@@ -22,7 +23,7 @@ from pathlib import Path
 
 from . import TaskSetupError, tasks_path
 
-USAGE = "usage: python -m leakproof_eval {run <lm_eval arguments> | tasks-path}"
+USAGE = "usage: python -m leakproof_eval {run <lm_eval arguments> | tasks-path | report RESULTS... [--out DIR]}"
 
 
 def _pushes_neoqa_samples(args: list[str]) -> bool:
@@ -159,12 +160,16 @@ def _unreachable(model: str | None, model_args: str | None) -> str | None:
 
 
 def main(argv: list[str]) -> int:
-    """Dispatch `run` and `tasks-path`."""
+    """Dispatch `run`, `tasks-path` and `report`."""
     if argv[:1] == ["tasks-path"] and len(argv) == 1:
         print(tasks_path())
         return 0
     if argv[:1] == ["run"]:
         return run(argv[1:])
+    if argv[:1] == ["report"]:
+        from .report import main as report
+
+        return report(argv[1:])
     print(USAGE, file=sys.stderr)
     return 2
 

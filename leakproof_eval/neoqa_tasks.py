@@ -28,6 +28,7 @@ from lm_eval.api.task import ConfigurableTask
 
 import builders.neoqa as engine
 from builders import metrics
+from builders.checks import is_whole
 from builders.neoqa.answers import parse_answer
 
 from . import TaskSetupError
@@ -94,7 +95,7 @@ def release_from(metadata: Mapping[str, Any]) -> Release:
         raise TaskSetupError(
             f"{PREFIX}config={config!r}: choose an instance set, one of {', '.join(engine.INSTANCE_SETS)}"
         )
-    if isinstance(seed, bool) or not isinstance(seed, int):
+    if not is_whole(seed):
         raise TaskSetupError(f"{PREFIX}seed={seed!r} must be an integer")
     try:
         engine.check_config(config, split)

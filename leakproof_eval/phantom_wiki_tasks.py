@@ -21,10 +21,12 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from builders import metrics
+from builders.checks import is_whole
 from builders.evidence import render
+from builders.labels import SUFFICIENT
 from builders.metrics import read_response
 from builders.phantomwiki.budget import check as check_memory
-from builders.phantomwiki.config import ConfigError, Settings, format_name, parse_name, settings_from, universe_name
+from builders.phantomwiki.config import ConfigError, Settings, format_name, parse_universe, settings_from, universe_name
 
 from . import TaskSetupError
 from .ordering import interleaved, seeded_order
@@ -40,7 +42,6 @@ RESOLVED = "resolved"
 """The metadata key the tasks fill in (never read): the universe's canonical name and every setting used, so
 lm_eval's results file says which universe was evaluated, whatever the other keys were."""
 _OTHER_KEYS = ("config", "cache_dir", RESOLVED, *_NAME_PARTS)
-SUFFICIENT = "sufficient"
 EVIDENCE_METRICS: tuple[str, ...] = (
     "accuracy_answerable",
     "accuracy_deflection",
@@ -97,19 +98,14 @@ def universe_from(metadata: Mapping[str, Any]) -> Universe:
         if key in ours and not isinstance(ours[key], str):
             raise TaskSetupError(f"{PREFIX}{key}={ours[key]!r} must be a string (JSON text in quotes)")
     try:
-        size, depth, seed, subset = parse_name(ours["config"])
+        size, depth, seed = parse_universe(ours["config"], "an lm-eval task", "each task picks its own subset")
     except ConfigError as error:
         raise TaskSetupError(f"{PREFIX}config: {error}") from None
-    if str(ours["config"]).endswith("_" + subset):
-        raise TaskSetupError(
-            f"{PREFIX}config={ours['config']!r}: give the universe without the _{subset} suffix; "
-            "each task picks its own subset"
-        )
     parts = {"size": size, "depth": depth, "seed": seed}
     for part in _NAME_PARTS:
         if part in ours:
             value = ours[part]
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            if not is_whole(value) or value < 0:
                 raise TaskSetupError(f"{PREFIX}{part}={value!r} must be a whole number")
             parts[part] = value
     knobs = {key: ours[key] for key in Settings.knobs() if key in ours}
@@ -195,6 +191,8 @@ def evidence_doc(key: str, row: Mapping[str, Any], cite: bool) -> dict[str, Any]
         "answerable": row["answerable"],
         "citations": row["citations"],
         "document_titles": [d["title"] for d in row["documents"]],
+        # for `python -m leakproof_eval report`'s breakdown by distractors (rag rows have none; no prompt shows it)
+        "num_distractors": row.get("num_distractors"),
         "difficulty": row["difficulty"],
         "is_aggregation_question": row["is_aggregation_question"],
     }
@@ -353,18 +351,14 @@ def score_evidence_cite(doc: Mapping[str, Any], results: Sequence[Mapping[str, A
     return {name: item for name in EVIDENCE_METRICS + CITATION_METRICS}
 
 
+def _instances(items: Sequence[Mapping[str, Any]], *fields: str) -> list[dict[str, Any]]:
+    """The per-document values lm_eval collected as the instance rows builders.metrics scores."""
+    return [{"instance_id": item["id"], **{field: item[field] for field in fields}} for item in items]
+
+
 def evidence_scores(items: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """builders.metrics.instance_scores over the per-document values lm_eval collected."""
-    rows = [
-        {
-            "instance_id": item["id"],
-            "answerable": item["answerable"],
-            "unanswerable_kind": item["unanswerable_kind"],
-            "answer": item["answer"],
-            "citations": item["citations"],
-        }
-        for item in items
-    ]
+    rows = _instances(items, "answerable", "unanswerable_kind", "answer", "citations")
     return metrics.instance_scores(rows, {item["id"]: item["prediction"] for item in items})
 
 
@@ -402,20 +396,17 @@ def score_choice(doc: Mapping[str, Any], results: Sequence[tuple[float, bool]]) 
     return {name: item for name in CHOICE_METRICS}
 
 
+def choice_item_scores(items: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """builders.metrics.choice_scores over the per-document values lm_eval collected for multiple choice."""
+    rows = _instances(items, "answerable", "unanswerable_kind", "gold_answer_idx")
+    return metrics.choice_scores(rows, {item["id"]: item["prediction"] for item in items})
+
+
 def _choice_aggregation(name: str) -> Callable[[Sequence[Mapping[str, Any]]], float]:
     """lm_eval aggregation reporting one value of builders.metrics.choice_scores."""
 
     def aggregate(items: Sequence[Mapping[str, Any]]) -> float:
-        rows = [
-            {
-                "instance_id": item["id"],
-                "answerable": item["answerable"],
-                "unanswerable_kind": item["unanswerable_kind"],
-                "gold_answer_idx": item["gold_answer_idx"],
-            }
-            for item in items
-        ]
-        return metrics.choice_scores(rows, {item["id"]: item["prediction"] for item in items})[name]
+        return choice_item_scores(items)[name]
 
     aggregate.__name__ = aggregate.__qualname__ = f"mc_{name}"
     aggregate.__doc__ = f"`{name}` of builders.metrics.choice_scores over the evaluated documents."

@@ -20,11 +20,13 @@ from typing import Any
 from builders.rng import below, stream
 
 from .runner import Task
+from .tools import tools_of
 
 _QUESTION = re.compile(r"^Question: (.*)$", re.MULTILINE)
 _NAME = re.compile(r"(?<![A-Za-z])[A-Z][A-Za-z]+ [A-Z][A-Za-z]+(?![A-Za-z])")
 _EXAMPLES_END = "(END OF EXAMPLES)"
 WALK_STEPS = 3
+ATOMIC = {tool.name: tool for tool in tools_of("atomic")}  # the tools the baselines call (tools.TOOLS)
 
 
 def _question(messages: Sequence[dict[str, Any]]) -> str:
@@ -42,11 +44,7 @@ def _step(messages: Sequence[dict[str, Any]], tools: Sequence[dict[str, Any]] | 
 def _reply(tool: str, argument: str, step: int, tools: Sequence[dict[str, Any]] | None) -> dict[str, Any]:
     """One action in the mode's format."""
     if tools:
-        arguments = (
-            {"answer": [a for a in argument.split(",") if a]}
-            if tool == "Finish"
-            else {("entity" if tool == "RetrieveArticle" else "attribute"): argument}
-        )
+        arguments = ATOMIC[tool].arguments_of(argument)
         call = {
             "id": f"call_{step}",
             "type": "function",

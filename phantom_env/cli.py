@@ -10,7 +10,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from builders.phantomwiki.config import ConfigError, parse_name, settings_from, universe_name
+from builders.phantomwiki.config import ConfigError, parse_universe, settings_from, universe_name
 from builders.phantomwiki.generate import generate
 
 from .baselines import OracleModel, RandomWalkModel
@@ -106,9 +106,7 @@ def main(argv: list[str]) -> int:
                 raise ConfigError(f"--{name.replace('_', '-')} {value} must be at least 1")
         if not 0 < args.timeout < math.inf:
             raise ConfigError(f"--timeout {args.timeout} must be a positive number of seconds")
-        subset = parse_name(args.config)[3]
-        if args.config.endswith("_" + subset):
-            raise ConfigError(f"agent works on a whole universe: give {args.config.removesuffix('_' + subset)!r}")
+        parse_universe(args.config, "agent")
         if not args.base_url and args.model not in BASELINES:
             raise ConfigError(
                 f"give --base-url for model {args.model!r}, or --model {' or '.join(BASELINES)} "

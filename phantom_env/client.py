@@ -26,6 +26,8 @@ import urllib.parse
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from builders.checks import is_number
+
 RETRYABLE = frozenset({429, 500, 502, 503, 504})
 TIMEOUT = 300.0  # seconds a request may take in all, connect to last byte
 MAX_REPLY_BYTES = 8 << 20  # a chat reply is a few kB; 8 MiB is room for long generations, not for a flood
@@ -62,7 +64,7 @@ class ChatClient:
         except ValueError:
             raise EndpointError(f"--base-url {base_url!r} has a bad port; give e.g. http://127.0.0.1:8000/v1") from None
         for name, value in (("timeout", timeout), ("max_reply_bytes", max_reply_bytes)):
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < float("inf"):
+            if not is_number(value) or not 0 < value < float("inf"):
                 raise EndpointError(f"{name}={value!r} must be a positive number")
         self.url = base_url.rstrip("/") + "/chat/completions"
         self._https, self._host, self._port = parts.scheme == "https", parts.hostname, port

@@ -11,19 +11,30 @@ questions) and solved exactly. Its metadata holds the answers, the Prolog query,
 articles (builders/phantomwiki/required.py) and, when the dataset asks for distractors, the documents to show:
 the required articles and that many other seeded articles, in a seeded order. A question that starts from an
 attribute value carries its closed-world sentence in front of it.
+
+Universes that rotate: with `universe_every=N`, items `b*N .. b*N+N-1` come from block b's own universe, of the
+configuration's shape with a seed drawn from the dataset's stream for block b (at least ROTATED_SEEDS, so never a
+universe named with a smaller seed, like the s1..s32 one evaluates on). A stream of 100,000 items then meets
+100,000 / N universes, and a policy cannot learn one universe's people. Universes are made on first use and kept in
+a small LRU cache bounded by worlds and by people; blocks, not a hash of i, pick universes, so items read in order
+build each universe once.
 """
 
 from __future__ import annotations
 
+import operator
+import sys
+import threading
+from collections import OrderedDict
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, cached_property, lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 from builders.metrics import DEFLECTION, answer_scores, is_deflection, read_response
-from builders.phantomwiki.config import ConfigError, format_name, settings_from
-from builders.phantomwiki.generate import Generated, generate
+from builders.phantomwiki.config import ConfigError, format_name, parse_universe, settings_from
+from builders.phantomwiki.generate import Generated, complete, generate
 from builders.phantomwiki.kinship import Kinship
 from builders.phantomwiki.questions import difficulty, fill_template, render
 from builders.phantomwiki.relations import relation_bank
@@ -34,6 +45,10 @@ from builders.rng import below, shuffled, stream
 
 CURRICULUM_FILE = Path(__file__).with_name("data") / "curriculum.tsv"
 ATTEMPTS = 1000  # draws before an item gives up (a universe too small for any template's shape)
+ROTATED_SEEDS = 1_000_000  # rotated universes have seeds from here on (hand-picked evaluation seeds sit below)
+ROTATED_SPAN = 10**12  # ... and below ROTATED_SEEDS + ROTATED_SPAN
+WORLDS_KEPT = 8  # universes the LRU cache keeps at most ...
+PEOPLE_KEPT = 200_000  # ... and people across them at most (the newest universe is kept whatever its size)
 
 
 @dataclass(frozen=True)
@@ -74,22 +89,61 @@ class _World:
     solver: Solver
     required: RequiredSets
     templates: tuple[Template, ...]
-    texts: dict[str, str]
+
+    @cached_property
+    def texts(self) -> dict[str, str]:
+        """Each article's text by title, written on first use (only items with distractors show documents)."""
+        complete(self.generated, with_questions=False, with_articles=True)
+        return {a.title: a.article for a in self.generated.articles}
 
 
-@lru_cache(maxsize=8)
+@cache
+def _templates(depth: int) -> tuple[Template, ...]:
+    return tuple(generate_templates(depth))
+
+
+_WORLDS: OrderedDict[tuple[str, bool], _World] = OrderedDict()
+_WORLDS_LOCK = threading.Lock()
+
+
 def _world(config: str, easy_mode: bool) -> _World:
+    """The universe's world from the LRU cache, made on a miss; the cache then drops its least recently used worlds
+    while it holds more than WORLDS_KEPT of them or PEOPLE_KEPT people."""
+    key = (config, easy_mode)
+    with _WORLDS_LOCK:
+        if key in _WORLDS:
+            _WORLDS.move_to_end(key)
+            return _WORLDS[key]
     settings = settings_from(config, easy_mode=easy_mode)[0]
-    generated = generate(settings, with_questions=False)
+    generated = generate(settings, with_questions=False, with_articles=False)
     kinship = Kinship(generated.universe)
-    return _World(
-        generated,
-        kinship,
-        Solver(kinship),
-        RequiredSets(generated.universe),
-        tuple(generate_templates(settings.depth)),
-        {a.title: a.article for a in generated.articles},
-    )
+    world = _World(generated, kinship, Solver(kinship), RequiredSets(generated.universe), _templates(settings.depth))
+    with _WORLDS_LOCK:
+        _WORLDS[key] = world
+        people = sum(len(w.generated.universe) for w in _WORLDS.values())
+        while len(_WORLDS) > 1 and (len(_WORLDS) > WORLDS_KEPT or people > PEOPLE_KEPT):
+            _, dropped = _WORLDS.popitem(last=False)
+            people -= len(dropped.generated.universe)
+    return world
+
+
+def cached_universes() -> list[str]:
+    """The universes the cache holds now, least recently used first (for tests and benchmarks)."""
+    with _WORLDS_LOCK:
+        return [config for config, _ in _WORLDS]
+
+
+def _whole(name: str, value: Any, minimum: int, maximum: int = sys.maxsize) -> int:
+    """An integer argument (a bool is refused, as `seed=True` would silently mean 1), or a one-line ConfigError."""
+    try:
+        number = operator.index(value) if not isinstance(value, bool) else None
+    except TypeError:
+        number = None
+    if number is None:
+        raise ConfigError(f"{name} must be a whole number, got {value!r} ({type(value).__name__})")
+    if not minimum <= number <= maximum:
+        raise ConfigError(f"{name}={number} must be from {minimum} to {maximum}")
+    return number
 
 
 class PhantomWikiDataset:
@@ -104,24 +158,33 @@ class PhantomWikiDataset:
         distractors: int = 0,
         easy_mode: bool = False,
         level: int | None = None,
+        universe_every: int | None = None,
     ) -> None:
-        if size < 0 or distractors < 0:
-            raise ConfigError(f"size={size} and distractors={distractors} must be at least 0")
-        settings, subset = settings_from(config, easy_mode=easy_mode)
-        if config.endswith("_" + subset):
-            raise ConfigError(f"give the universe {config.removesuffix('_' + subset)!r} without the _{subset} suffix")
-        self.config, self.seed, self.size = config, seed, size
-        self.distractors, self.easy_mode, self.level_number = distractors, easy_mode, level
+        self.seed, self.size = _whole("seed", seed, 0), _whole("size", size, 0)
+        self.distractors = _whole("distractors", distractors, 0)
+        self.universe_every = None if universe_every is None else _whole("universe_every", universe_every, 1)
+        if not isinstance(easy_mode, bool):
+            raise ConfigError(f"easy_mode must be True or False, got {easy_mode!r}")
+        if not isinstance(config, str):
+            raise ConfigError(f"config must be a universe name such as n500_s1, got {config!r}")
+        parse_universe(config, "PhantomWikiDataset")
+        settings = settings_from(config, easy_mode=easy_mode)[0]
+        self.config, self.easy_mode, self.level_number = config, easy_mode, level
         self.settings = settings
 
     @classmethod
-    def level(cls, level: int, seed: int = 0, size: int = 500, universe_seed: int = 1) -> PhantomWikiDataset:
+    def level(
+        cls, level: int, seed: int = 0, size: int = 500, universe_seed: int = 1, universe_every: int | None = None
+    ) -> PhantomWikiDataset:
         """The dataset of one curriculum level (1 = easiest)."""
         levels = {entry.level: entry for entry in curriculum()}
-        if level not in levels:
-            raise ConfigError(f"curriculum level {level} does not exist; the levels are {', '.join(map(str, levels))}")
+        if isinstance(level, bool) or level not in levels:
+            raise ConfigError(
+                f"curriculum level {level!r} does not exist; the levels are {', '.join(map(str, levels))}"
+            )
         entry = levels[level]
-        return cls(entry.config(universe_seed), seed, size, entry.distractors, entry.easy_mode, level)
+        universe = entry.config(_whole("universe_seed", universe_seed, 0))
+        return cls(universe, seed, size, entry.distractors, entry.easy_mode, level, universe_every)
 
     def __len__(self) -> int:
         return self.size
@@ -129,20 +192,48 @@ class PhantomWikiDataset:
     def __iter__(self) -> Iterator[dict[str, Any]]:
         return (self[i] for i in range(self.size))
 
-    def __getitem__(self, index: int) -> dict[str, Any]:
-        if not 0 <= index < self.size:
-            raise IndexError(f"item {index} is outside this dataset of {self.size} items")
-        world = _world(self.config, self.easy_mode)
+    def universe_of(self, index: int) -> str:
+        """The configuration name of the universe item `index` comes from (the dataset's own without rotation)."""
+        return format_name(self.settings.size, self.settings.depth, self._universe_seed(self._index(index)))
+
+    def _universe_seed(self, position: int) -> int:
+        if self.universe_every is None:
+            return self.settings.seed
+        block = position // self.universe_every
+        return ROTATED_SEEDS + below(stream(self.settings.seed, "rl-universe", self.seed, block), ROTATED_SPAN)
+
+    def _index(self, index: Any) -> int:
+        """A position as Python's sequences read it (negative from the end), or a one-line IndexError/TypeError."""
+        if isinstance(index, bool) or not hasattr(index, "__index__"):
+            raise TypeError(f"dataset indices must be integers or slices, not {type(index).__name__} ({index!r})")
+        position = operator.index(index)
+        if not -self.size <= position < self.size:
+            raise IndexError(f"item {position} is outside this dataset of {self.size} items")
+        return position + self.size if position < 0 else position
+
+    @overload
+    def __getitem__(self, index: int) -> dict[str, Any]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[dict[str, Any]]: ...
+
+    def __getitem__(self, index: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(self.size)[index]]
+        index = self._index(index)
+        universe_seed = self._universe_seed(index)
+        config = self.config if self.universe_every is None else self.universe_of(index)
+        world = _world(config, self.easy_mode)
         universe = world.generated.universe
         bank = relation_bank(self.easy_mode)
-        rng = stream(self.settings.seed, "rl", self.seed, index)
+        rng = stream(universe_seed, "rl", self.seed, index)
         for _ in range(ATTEMPTS):
             template = world.templates[below(rng, len(world.templates))]
             filled = fill_template(template, rng, world.kinship, bank)
             if filled is not None:
                 break
         else:
-            raise ConfigError(f"{self.config} is too small to fill any question template; choose a larger universe")
+            raise ConfigError(f"{config} is too small to fill any question template; choose a larger universe")
         text, query = render(template, filled)
         answers = world.solver.solve(query, template.answer).answers
         required = world.required.titles(query)
@@ -162,7 +253,7 @@ class PhantomWikiDataset:
             "answer": ", ".join(answers),
             "metadata": {
                 "source_dataset": "phantom_wiki",
-                "universe": self.config,
+                "universe": config,
                 "seed": self.seed,
                 "index": index,
                 "level": self.level_number,

@@ -36,7 +36,7 @@ from builders.phantomwiki.generate import Generated
 from builders.phantomwiki.required import RequiredSets, starts_from_attribute
 from builders.phantomwiki.solver import parse_literal
 
-from .tools import Corpus, Episode, argument_of, format_pred, parse_action, schemas
+from .tools import Corpus, Episode, format_pred, parse_action, prompt_tools, schemas
 
 PROMPTS = Path(__file__).with_name("prompts")
 MODES = ("tools", "react")
@@ -89,9 +89,10 @@ def tasks_of(generated: Generated) -> list[Task]:
 
 
 @cache
-def prompt(name: str) -> str:
-    """A prompt template shipped in prompts/ (data, not code)."""
-    return (PROMPTS / f"{name}.txt").read_text(encoding="utf-8").rstrip("\n")
+def prompt(name: str, variant: str = "atomic") -> str:
+    """A prompt template shipped in prompts/ (data, not code), with the variant's tools listed (tools.TOOLS)."""
+    text = (PROMPTS / f"{name}.txt").read_text(encoding="utf-8").rstrip("\n")
+    return text.replace("{tool_list}", prompt_tools(variant, name))
 
 
 def run_episode(
@@ -144,7 +145,7 @@ class _State:
 
 
 def _run_tools(model: Model, episode: Episode, task: Task, variant: str, max_steps: int, state: _State) -> None:
-    state.messages.append({"role": "user", "content": prompt("tools").format(question=task.question)})
+    state.messages.append({"role": "user", "content": prompt("tools", variant).format(question=task.question)})
     tools = schemas(variant)
     while state.steps < max_steps and not state.finished:
         state.steps += 1
@@ -159,12 +160,7 @@ def _run_tools(model: Model, episode: Episode, task: Task, variant: str, max_ste
             break
         for call in calls:
             name = call.get("function", {}).get("name", "")
-            try:
-                arguments = json.loads(call.get("function", {}).get("arguments") or "{}")
-            except json.JSONDecodeError:
-                arguments = {}
-            argument = argument_of(name, arguments if isinstance(arguments, dict) else {}, variant)
-            observation = episode.call(name, argument)
+            argument, observation = episode.call_arguments(name, call.get("function", {}).get("arguments") or "{}")
             state.calls.append({"tool": name, "argument": argument, "observation": observation.text})
             if observation.finished:
                 state.finish(observation.answer)
@@ -173,11 +169,11 @@ def _run_tools(model: Model, episode: Episode, task: Task, variant: str, max_ste
 
 
 def _run_react(model: Model, episode: Episode, task: Task, max_steps: int, state: _State) -> None:
-    scratchpad = ""
+    scratchpad, template = "", prompt("react", episode.variant)
     while state.steps < max_steps and not state.finished:
         state.steps += 1
         step = state.steps
-        text = prompt("react").format(question=task.question, scratchpad=scratchpad) + f"\nThought {step}:"
+        text = template.format(question=task.question, scratchpad=scratchpad) + f"\nThought {step}:"
         reply = model.complete([{"role": "user", "content": text}], stop=[f"Observation {step}:"])
         state.add_usage(reply["usage"])
         written = format_pred(reply["message"].get("content") or "")
@@ -191,7 +187,7 @@ def _run_react(model: Model, episode: Episode, task: Task, max_steps: int, state
             break
         scratchpad += f"\nThought {step}: {written}\nObservation {step}: {observation.text}"
     state.messages.insert(
-        0, {"role": "user", "content": prompt("react").format(question=task.question, scratchpad=scratchpad)}
+        0, {"role": "user", "content": template.format(question=task.question, scratchpad=scratchpad)}
     )
 
 

@@ -16,17 +16,23 @@ react_bm25.py); the observation texts are the reference's, byte for byte:
     the reference's.) Sentences are split at a full stop followed by white space, where the reference
     uses NLTK's Punkt tokenizer; for these articles the two agree;
   * Finish[answer, ...]: ends the episode with that answer (the reference lower-cases every argument).
-Each tool is a Python call and a JSON function schema in the OpenAI tools format (`schemas`).
+One table of tools (`TOOLS`: name, variants, description, the Episode method) is what every face reads: `call`,
+`tool_names`, the JSON function schemas (derived from each method's typed signature), the prompts' tool lists, the
+oracle's arguments, the MCP server and the verifiers environment. Adding a tool is one method and one row.
 """
 
 from __future__ import annotations
 
 import bisect
+import inspect
+import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from functools import cache, cached_property
+from typing import Any, get_type_hints
 
+from builders.checks import is_whole
 from builders.retrieval import Bm25Index
 
 NO_ARTICLE = "No article exists for the requested entity. Please try retrieving article for another entity."
@@ -41,29 +47,6 @@ INVALID = {
 BM25_K = 2  # the reference's search_title_bm25 default
 _SENTENCE_END = re.compile(r"(?<=\.)\s+(?=\S)")
 _ACTION = re.compile(r"(\w+)\[(.*?)\]", re.DOTALL)
-
-_DESCRIPTIONS = {
-    "RetrieveArticle": (
-        "Retrieve the article about a person by its exact title (case-insensitive).",
-        "entity",
-        "The person's full name, e.g. Aida Wang.",
-    ),
-    "Search": (
-        "Search every article for a text and list the titles of the articles that contain it.",
-        "attribute",
-        "The text to look for, e.g. a hobby or an occupation.",
-    ),
-    "SearchBM25": (
-        "Retrieve the article with this exact title, or else the two articles BM25 ranks highest for it.",
-        "entity",
-        "A person's full name, or words to search for.",
-    ),
-    "Lookup": (
-        "The next sentence of the current article that holds the keyword, with two sentences either side.",
-        "keyword",
-        "The word or words to find.",
-    ),
-}
 
 
 def format_pred(text: str) -> str:
@@ -142,13 +125,14 @@ class Observation:
 
 class Episode:
     """The tools of one episode (one question): stateless atomic tools, and Lookup's current article for the BM25
-    variant."""
+    variant. `corpus` is a Corpus, or the corpus subset as `load_dataset` gives it (rows with title and article)."""
 
-    def __init__(self, corpus: Corpus, variant: str = "atomic") -> None:
+    def __init__(self, corpus: Corpus | Any, variant: str = "atomic") -> None:
         if variant not in INVALID:
             raise ValueError(f"unknown tool variant {variant!r}; expected one of {', '.join(INVALID)}")
-        self.corpus = corpus
+        self.corpus = as_corpus(corpus)
         self.variant = variant
+        self.tools = {tool.name: tool for tool in TOOLS if variant in tool.variants}
         self.retrieved: list[str] = []  # titles of the articles shown, in order
         self._sentences: list[str] | None = None
         self._lookup: tuple[str | None, int] = (None, -1)
@@ -194,66 +178,255 @@ class Episode:
             return f"No occurrences of '{keyword}' found in the current article."
         return f"No more occurrences of '{keyword}' found after sentence {last + 1}."
 
+    def finish(self, answer: list[str]) -> Observation:
+        """Finish[answer, ...]: ends the episode with these answers."""
+        return Observation("", finished=True, answer=[a.strip() for a in answer if a.strip()])
+
     def call(self, tool: str, argument: str) -> Observation:
-        """Run one tool by name (the text protocol's names: Search means the variant's search)."""
-        if tool == "Finish":
-            return Observation("", finished=True, answer=[a.strip() for a in argument.split(",") if a.strip()])
-        if self.variant == "atomic" and tool == "RetrieveArticle":
-            return Observation(self.retrieve_article(argument))
-        if tool == "Search":
-            return Observation(self.search(argument) if self.variant == "atomic" else self.search_bm25(argument))
-        if self.variant == "bm25" and tool == "Lookup":
-            return Observation(self.lookup(argument))
-        return Observation(INVALID[self.variant])
+        """Run one tool by name with the text protocol's argument (`Tool[argument]`; Search means the variant's
+        search); a tool the variant lacks gives the reference's invalid-action observation."""
+        found = self.tools.get(tool)
+        return found.run(self, argument) if found else Observation(INVALID[self.variant])
+
+    def call_arguments(self, tool: str, arguments: Any) -> tuple[str, Observation]:
+        """Run one tool from a function call's JSON arguments (decoded, or their text): (the argument as the text
+        protocol reads it,
+        the observation). Arguments that do not match the tool's schema give an error observation naming what it
+        takes, and run nothing."""
+        found = self.tools.get(tool)
+        if found is None:
+            return "", Observation(INVALID[self.variant])
+        try:
+            argument = found.argument_text(arguments)
+        except ToolArgumentError as error:
+            return "", Observation(str(error))
+        return argument, found.run(self, argument)
+
+
+def as_corpus(corpus: Corpus | Any) -> Corpus:
+    """A Corpus as it is, or one made from rows with `title` and `article` (the corpus subset from `load_dataset`)."""
+    if isinstance(corpus, Corpus):
+        return corpus
+    columns = getattr(corpus, "column_names", None)
+    if columns is None or not {"title", "article"} <= set(columns):
+        raise TypeError(
+            f"Episode needs a Corpus or the corpus subset (a Dataset with title and article columns, e.g. "
+            f"load_dataset('n500_s1_corpus', split='test')); got {type(corpus).__name__}"
+        )
+    return Corpus(list(zip(corpus["title"], corpus["article"])))
+
+
+class ToolArgumentError(ValueError):
+    """A function call's arguments do not match the tool's schema; the message is the observation the agent sees."""
+
+
+_JSON_TYPES: dict[Any, tuple[dict[str, Any], str]] = {  # a parameter's type -> its JSON schema, and in words
+    str: ({"type": "string"}, "a string"),
+    int: ({"type": "integer"}, "an integer"),
+    list[str]: ({"type": "array", "items": {"type": "string"}}, "a list of strings"),
+}
+
+
+@cache
+def typed_parameters(method: Callable[..., Any]) -> dict[str, tuple[Any, bool]]:
+    """A tool function's parameters (self aside): name -> (type, whether it must be given)."""
+    hints = get_type_hints(method)
+    return {
+        name: (hints[name], parameter.default is inspect.Parameter.empty)
+        for name, parameter in inspect.signature(method).parameters.items()
+        if name != "self"
+    }
+
+
+def function_schema(name: str, description: str, method: Callable[..., Any], helps: dict[str, str]) -> dict[str, Any]:
+    """A tool function as a JSON function schema in the OpenAI tools format, derived from its typed signature."""
+    parameters = typed_parameters(method)
+    return {
+        "type": "function",
+        "function": {
+            "name": name,
+            "description": description,
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    key: {**_JSON_TYPES[kind][0], "description": helps[key]} for key, (kind, _) in parameters.items()
+                },
+                "required": [key for key, (_, required) in parameters.items() if required],
+                "additionalProperties": False,
+            },
+        },
+    }
+
+
+def bind_arguments(name: str, method: Callable[..., Any], arguments: Any) -> dict[str, Any]:
+    """A function call's JSON arguments (decoded, or the text of a JSON object) checked against the tool function's
+    typed signature: the keyword arguments to call it with (numbers read as text where text is asked), or
+    ToolArgumentError naming what it takes."""
+    parameters = typed_parameters(method)
+    shape = ", ".join(f'"{key}": <{_JSON_TYPES[kind][1]}>' for key, (kind, _) in parameters.items())
+    expected = f"{name} takes {{{shape}}}"
+    if isinstance(arguments, str):  # a call's arguments as the wire holds them: JSON text
+        try:
+            arguments = json.loads(arguments or "{}")
+        except json.JSONDecodeError:
+            raise ToolArgumentError(f"Invalid arguments: {expected}; got text that is not JSON.") from None
+    if not isinstance(arguments, dict):
+        raise ToolArgumentError(f"Invalid arguments: {expected}; got {_json_kind(arguments)}.")
+    missing = [key for key, (_, required) in parameters.items() if required and key not in arguments]
+    if missing or not set(arguments) <= set(parameters):
+        got = ", ".join(f'"{key}"' for key in arguments) or "no arguments"
+        raise ToolArgumentError(f"Invalid arguments: {expected}; got {got}.")
+    bound: dict[str, Any] = {}
+    for key, value in arguments.items():
+        kind = parameters[key][0]
+        if kind is int:
+            if not is_whole(value):
+                raise ToolArgumentError(f'Invalid arguments: {expected}; "{key}" is {_json_kind(value)}.')
+            bound[key] = value
+            continue
+        values = value if kind == list[str] and isinstance(value, list) else [value]
+        for item in values:  # numbers are read as text (a count); anything else is not an answer or a name
+            if not isinstance(item, (str, int, float)) or isinstance(item, bool):
+                held = "is" if item is value else "holds"
+                raise ToolArgumentError(f'Invalid arguments: {expected}; "{key}" {held} {_json_kind(item)}.')
+        bound[key] = [str(item) for item in values] if kind == list[str] else str(value)
+    return bound
+
+
+@dataclass(frozen=True)
+class Tool:
+    """One agent tool: its name in both protocols, the variants that offer it, what it does (for the schema and the
+    prompts), and the Episode method that runs it. The method takes one typed parameter, which names the JSON key."""
+
+    name: str
+    variants: tuple[str, ...]
+    description: str
+    argument_help: str
+    prompt: str  # the tools prompt's phrase
+    react: str  # the ReAct prompt's action line
+    method: Callable[..., str | Observation]
+
+    @cached_property
+    def argument(self) -> str:
+        """The JSON key of the tool's one argument: the method's parameter name."""
+        (name,) = typed_parameters(self.method)
+        return name
+
+    @cached_property
+    def takes_list(self) -> bool:
+        """Whether the argument is a list of strings (Finish) rather than one string."""
+        return typed_parameters(self.method)[self.argument][0] == list[str]
+
+    def schema(self) -> dict[str, Any]:
+        """The tool as a JSON function schema in the OpenAI tools format, from the method's typed signature."""
+        return function_schema(self.name, self.description, self.method, {self.argument: self.argument_help})
+
+    def argument_text(self, arguments: Any) -> str:
+        """A function call's JSON arguments as the text protocol's argument (a list joined by commas), lower-cased
+        as the reference lower-cases every argument; ToolArgumentError when they do not fit the schema."""
+        value = bind_arguments(self.name, self.method, arguments)[self.argument]
+        return (",".join(value) if self.takes_list else value).lower()
+
+    def arguments_of(self, text: str) -> dict[str, Any]:
+        """The JSON arguments of a text argument (the inverse of `argument_text`, case aside): for a model that
+        writes tool calls, as the oracle does."""
+        return {self.argument: [a for a in text.split(",") if a] if self.takes_list else text}
+
+    def run(self, episode: Episode, argument: str) -> Observation:
+        """Run the tool on a text argument (a list argument is split at commas)."""
+        result = self.method(episode, argument.split(",") if self.takes_list else argument)
+        return result if isinstance(result, Observation) else Observation(result)
+
+
+def _json_kind(value: Any) -> str:
+    kinds = {dict: "an object", list: "a list", str: "a string", bool: "a boolean", type(None): "null"}
+    return next((name for kind, name in kinds.items() if isinstance(value, kind)), "a number")
+
+
+VARIANTS = tuple(INVALID)
+TOOLS: tuple[Tool, ...] = (
+    Tool(
+        "RetrieveArticle",
+        ("atomic",),
+        "Retrieve the article about a person by its exact title (case-insensitive).",
+        "The person's full name, e.g. Aida Wang.",
+        "RetrieveArticle gives a person's article, which lists all of their family, friends and attributes",
+        "RetrieveArticle[{{entity}}]. This action retrieves the article about {{entity}} if it exists. If the article "
+        "does not exist, the action will say so.",
+        Episode.retrieve_article,
+    ),
+    Tool(
+        "Search",
+        ("atomic",),
+        "Search every article for a text and list the titles of the articles that contain it.",
+        "The text to look for, e.g. a hobby or an occupation.",
+        "Search lists the titles of the articles that contain a text",
+        "Search[{{attribute}}]. This action searches the database for {{attribute}} and retrieves all articles that "
+        "contain {{attribute}}. If no article contains {{attribute}}, the action will say so.",
+        Episode.search,
+    ),
+    Tool(
+        "Search",
+        ("bm25",),
+        "Retrieve the article with this exact title, or else the two articles BM25 ranks highest for it.",
+        "A person's full name, or words to search for.",
+        "Search gives the article with that exact title, or else the two articles BM25 ranks highest for the words",
+        "Search[{{entity}}]. This action retrieves the article about {{entity}} if it exists, or else the two "
+        "articles that match {{entity}} best.",
+        Episode.search_bm25,
+    ),
+    Tool(
+        "Lookup",
+        ("bm25",),
+        "The next sentence of the current article that holds the keyword, with two sentences either side.",
+        "The word or words to find.",
+        "Lookup gives the next sentence of the article Search last showed that holds a keyword, in context",
+        "Lookup[{{keyword}}]. This action returns the next sentence containing {{keyword}} in the article the last "
+        "Search retrieved, with the sentences around it.",
+        Episode.lookup,
+    ),
+    Tool(
+        "Finish",
+        VARIANTS,
+        "Answer the question and end. Give every answer; an empty list if you cannot find one, "
+        "or the count for a 'How many' question.",
+        'The answers, e.g. ["Ann Lee", "Bo Li"].',
+        "Finish answers",
+        "Finish[{{answer}}]. This action answers the question with {{answer}}.",
+        Episode.finish,
+    ),
+)
+
+
+def tools_of(variant: str) -> tuple[Tool, ...]:
+    """The tools of a variant, in the order the prompts list them."""
+    if variant not in INVALID:
+        raise ValueError(f"unknown tool variant {variant!r}; expected one of {', '.join(INVALID)}")
+    return tuple(tool for tool in TOOLS if variant in tool.variants)
 
 
 def tool_names(variant: str) -> tuple[str, ...]:
-    """The tools of a variant, in the order the prompts list them."""
-    return ("RetrieveArticle", "Search", "Finish") if variant == "atomic" else ("Search", "Lookup", "Finish")
+    """The names of a variant's tools, in the order the prompts list them."""
+    return tuple(tool.name for tool in tools_of(variant))
 
 
 def schemas(variant: str = "atomic") -> list[dict[str, Any]]:
     """The variant's tools as JSON function schemas in the OpenAI tools format."""
-    out = []
-    for name in tool_names(variant):
-        if name == "Finish":
-            description = (
-                "Answer the question and end. Give every answer; an empty list if you cannot find one, "
-                "or the count for a 'How many' question."
-            )
-            parameters = {
-                "type": "object",
-                "properties": {
-                    "answer": {
-                        "type": "array",
-                        "items": {"type": "string"},
-                        "description": 'The answers, e.g. ["Ann Lee", "Bo Li"].',
-                    }
-                },
-                "required": ["answer"],
-            }
-        else:
-            key = "SearchBM25" if (name == "Search" and variant == "bm25") else name
-            description, argument, help_text = _DESCRIPTIONS[key]
-            parameters = {
-                "type": "object",
-                "properties": {argument: {"type": "string", "description": help_text}},
-                "required": [argument],
-            }
-        out.append(
-            {"type": "function", "function": {"name": name, "description": description, "parameters": parameters}}
-        )
-    return out
+    return [tool.schema() for tool in tools_of(variant)]
 
 
 def argument_of(name: str, arguments: dict[str, Any], variant: str = "atomic") -> str:
-    """The text argument of a function call's JSON arguments (Finish's list joined by commas), lower-cased."""
-    if name == "Finish":
-        answer = arguments.get("answer", [])
-        values = answer if isinstance(answer, list) else [answer]
-        return ",".join(str(value) for value in values).lower()
-    for schema in schemas(variant):
-        if schema["function"]["name"] == name:
-            (key,) = schema["function"]["parameters"]["required"]
-            return str(arguments.get(key, "")).lower()
-    return ""
+    """The text argument of a function call's JSON arguments (a list joined by commas), lower-cased; ToolArgumentError
+    when they do not fit the tool's schema, ValueError for a tool the variant lacks."""
+    tool = next((tool for tool in tools_of(variant) if tool.name == name), None)
+    if tool is None:
+        raise ValueError(f"the {variant} tools are {', '.join(tool_names(variant))}; got {name!r}")
+    return tool.argument_text(arguments)
+
+
+def prompt_tools(variant: str, style: str) -> str:
+    """The tool list a prompt shows: `react`, the numbered actions of the paper's prompt; `tools`, one sentence."""
+    tools = tools_of(variant)
+    if style == "react":
+        return f"Action can be {len(tools)} types:\n" + "\n".join(f"({i}) {t.react}" for i, t in enumerate(tools, 1))
+    return "; ".join(tool.prompt for tool in tools if tool.name != "Finish") + "."

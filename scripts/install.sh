@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install everything this project needs on Debian as root: SWI-Prolog, and a virtualenv (.venv)
-# holding the package with its test and lm-eval extras. Safe to run again.
+# holding the package with its test, lm-eval, mcp, verifiers and trl extras (torch, CPU), and the verifiers environment
+# (environments/phantom_wiki_env). Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export DEBIAN_FRONTEND=noninteractive
@@ -10,4 +11,7 @@ if ! command -v swipl >/dev/null 2>&1 || ! python3 -c "import venv, ensurepip" >
 fi
 python3 -m venv .venv
 .venv/bin/pip install -q --upgrade pip
-.venv/bin/pip install -q -e ".[test,lm-eval]"
+# torch first, pinned: 2.13.0 is the CPU build these machines hold locally (unpinned, trl would pull a CUDA build)
+.venv/bin/pip install -q torch==2.13.0
+.venv/bin/pip install -q -e ".[test,lm-eval,mcp,verifiers,trl]"
+.venv/bin/pip install -q --no-deps -e environments/phantom_wiki_env

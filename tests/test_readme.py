@@ -75,7 +75,7 @@ def test_the_readme_shows_the_main_commands():
 
 @pytest.mark.parametrize("arguments", command_lines())
 def test_each_command_line_in_the_readme_is_accepted(arguments):
-    faces = {"agent": lambda rest: 0, "tasks-path": lambda rest: 0}
+    faces = {"agent": lambda rest: 0, "mcp": lambda rest: 0, "tasks-path": lambda rest: 0}
     try:
         parser(faces).parse_args(shlex.split(arguments))
     except SystemExit as stop:

@@ -23,10 +23,12 @@ from ..phantomwiki.config import (
     SUBSETS,
     ConfigError,
     Settings,
-    parse_name,
+    parse_universe,
     settings_from,
     universe_name,
 )
+from ..processes import each_result
+from . import show
 
 SETTINGS_FILE = Path(__file__).with_name("settings.tsv")
 
@@ -97,12 +99,8 @@ def _knobs(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _settings(args: argparse.Namespace, name: str) -> Settings:
-    _, _, _, subset = parse_name(name)
-    if name.endswith("_" + subset):
-        raise ConfigError(
-            f"{args.command} works on a whole universe: give {name.removesuffix('_' + subset)!r} "
-            f"without the _{subset} suffix" + (" (choose subsets with --subsets)" if args.command == "generate" else "")
-        )
+    hint = "choose subsets with --subsets" if args.command == "generate" else ""
+    parse_universe(name, args.command, hint)
     return settings_from(name, **_knobs(args))[0]
 
 
@@ -110,7 +108,7 @@ def _say(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
 
 
-def write_universe(
+def write_files(
     settings: Settings, subsets: list[str], out: Path, file_format: str, bars: bool = False
 ) -> tuple[Any, dict[str, int]]:
     """Generate one universe and write `subsets` into `out`: (the generated universe, rows written per subset).
@@ -118,7 +116,7 @@ def write_universe(
     from ..export import write_rows
     from ..phantomwiki import generate as engine
     from ..phantomwiki.features import arrow_schema
-    from .progress import StageBar, counted
+    from ..progress import StageBar, counted
 
     bar = StageBar(universe_name(settings), engine.stage_names(subsets)) if bars else None
     generated = engine.prepare(engine.generate(settings, False, False, progress=bar), subsets)
@@ -139,7 +137,7 @@ def write_universe(
 def _write_in_worker(settings: Settings, subsets: list[str], out: Path, file_format: str) -> tuple[int, float]:
     """A pool's task: one universe written; (rows written, seconds). Nothing large goes back to the parent."""
     began = time.perf_counter()
-    _, written = write_universe(settings, subsets, out, file_format)
+    _, written = write_files(settings, subsets, out, file_format)
     return sum(written.values()), time.perf_counter() - began
 
 
@@ -173,28 +171,14 @@ def _generate(args: argparse.Namespace) -> int:
         )
     start = time.perf_counter()
     if len(universes) == 1:
-        generated, written = write_universe(universes[0], subsets, out, args.format, bars=True)
+        generated, written = write_files(universes[0], subsets, out, args.format, bars=True)
         print(summary(generated, written, time.perf_counter() - start))
         print(f"wrote {', '.join(f'{s}.{args.format}' for s in subsets)} to {out}")
         return 0
     jobs = list(zip(universes, names, folders))
-    if args.num_proc == 1:
-        for settings, name, folder in jobs:
-            rows, seconds = _write_in_worker(settings, subsets, folder, args.format)
-            print(f"{name:<24} {rows:>10,} rows  {seconds:6.2f} s  -> {folder}", flush=True)
-    else:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-
-        # spawn: each worker imports afresh, so no thread or lock of this process is copied into it
-        context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(min(args.num_proc, len(jobs)), mp_context=context) as pool:
-            futures = [
-                pool.submit(_write_in_worker, settings, subsets, folder, args.format) for settings, _, folder in jobs
-            ]
-            for (_, name, folder), future in zip(jobs, futures):
-                rows, seconds = future.result()
-                print(f"{name:<24} {rows:>10,} rows  {seconds:6.2f} s  -> {folder}", flush=True)
+    results = each_result(_write_in_worker, [(s, subsets, folder, args.format) for s, _, folder in jobs], args.num_proc)
+    for (_, name, folder), (rows, seconds) in zip(jobs, results):
+        print(f"{name:<24} {rows:>10,} rows  {seconds:6.2f} s  -> {folder}", flush=True)
     print(
         f"wrote {len(jobs)} universes ({', '.join(subsets)}) to {out} in {time.perf_counter() - start:.1f} s "
         f"with {min(args.num_proc, len(jobs))} process(es)"
@@ -245,6 +229,7 @@ def _timed_lines(start: float) -> Callable[[str], None]:
 
 
 def _publish(args: argparse.Namespace) -> int:
+    from ..publishing.hub import HubTarget
     from ..publishing.phantomwiki import publish
 
     if args.num_proc < 1:
@@ -258,10 +243,7 @@ def _publish(args: argparse.Namespace) -> int:
         encrypt=args.encrypt,
         passphrase=_passphrase(args),
         passphrase_in_card=args.passphrase_in_card,
-        repo_id=args.repo_id,
-        private=args.private,
-        revision=args.revision,
-        gated=args.gated,
+        hub=HubTarget(args.repo_id, args.private, args.revision, args.gated) if args.repo_id else None,
         replace=args.replace,
         num_proc=args.num_proc,
         progress=_timed_lines(start),
@@ -327,6 +309,7 @@ def _resolve(args: argparse.Namespace) -> int:
 FACE_HELP = {
     "agent": "run an agent with the paper's tools over a universe's questions against an OpenAI-compatible "
     "endpoint (python -m phantom_wiki agent --help)",
+    "mcp": "serve the paper's tools over a universe as an MCP server, stdio or HTTP",
     "tasks-path": "print the lm-evaluation-harness task folder, for lm_eval --include_path",
 }
 
@@ -438,10 +421,24 @@ def parser(faces: Mapping[str, Face] | None = None) -> argparse.ArgumentParser:
     )
     res.add_argument("--database", required=True, help="v1 facts.pl (or the text of v1's database config)")
     res.add_argument("--questions", required=True, help="v1 questions.json (a JSON list) or JSON lines")
+    shw = commands.add_parser(
+        "show",
+        help="show one row of a subset: readable, as JSON, or as the prompt an lm-eval task sends",
+        description="Show one row of a subset: readable (the label and why, the documents with the required ones "
+        "marked, the options), as the row's JSON, or as exactly the prompt an lm-eval task sends for it.",
+        epilog=GRAMMAR_TEXT,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    show.add_arguments(shw)
+    _knob_arguments(shw, everything)
     for name in faces or {}:
         face = commands.add_parser(name, add_help=False, help=FACE_HELP.get(name))
         face.add_argument("arguments", nargs=argparse.REMAINDER)
     return top
+
+
+def _show(args: argparse.Namespace) -> int:
+    return show.run(*settings_from(args.config, **_knobs(args)), args)
 
 
 def main(argv: list[str], faces: Mapping[str, Face] | None = None) -> int:
@@ -450,6 +447,7 @@ def main(argv: list[str], faces: Mapping[str, Face] | None = None) -> int:
         return faces[argv[0]](argv[1:])
     args = parser(faces).parse_args(argv)
     handlers = {"generate": _generate, "publish": _publish, "list": _list, "prolog": _prolog, "resolve": _resolve}
+    handlers["show"] = _show
     try:
         return handlers[args.command](args)
     except (ConfigError, ValueError, FileNotFoundError) as error:

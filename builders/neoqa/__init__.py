@@ -33,7 +33,6 @@ from builders.neoqa.release import (
     fingerprint,
     read_rows,
     release_filename,
-    resolve_source,
     strip_markup,
 )
 
@@ -122,6 +121,5 @@ __all__ = [
     "files_needed",
     "fingerprint",
     "parse_answer",
-    "resolve_source",
     "strip_markup",
 ]

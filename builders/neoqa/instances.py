@@ -44,12 +44,12 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from builders.evidence import ABLATION_LEVELS
+from builders.labels import INSUFFICIENT, SUFFICIENT, UNANSWERABLE
 from builders.neoqa.release import ANSWERABLE_CATEGORIES, UNANSWERABLE_CATEGORIES, canonical_json
 from builders.rng import shuffled, stream
 from encryption.neoqa_codec import ReleaseFormatError
 
 DEFLECTION_OPTION: str = "Unanswerable"
-SUFFICIENT, INSUFFICIENT, UNANSWERABLE = "answerable-sufficient", "answerable-insufficient", "unanswerable"
 T = TypeVar("T")
 ABLATION_SIZES: tuple[int, ...] = ABLATION_LEVELS  # the irrelevant-article counts of appendix E.3, shared
 CHILDREN_PER_CATEGORY: int = 2

@@ -1,4 +1,5 @@
-"""Read the official NeoQA release (local directory or Hub snapshot) into validated plain records.
+"""Read the official NeoQA release (a local directory: builders/publishing/neoqa.py fetches a Hub snapshot) into
+validated plain records.
 
 Files are ``{split}.{kind}.jsonl`` with split in ``dev``/``test`` and kind in
 ``timelines``/``news``/``questions``, plain or encrypted (see ``encryption.neoqa_codec``).
@@ -17,7 +18,7 @@ import datetime
 import hashlib
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +40,6 @@ ENTITY_TYPES: tuple[str, ...] = (
     "miscellaneous",
 )
 DEFAULT_HUB_REPO: str = "mglockner/neoqa"
-MANIFEST: str = "manifest.json"  # written by `python -m neoqa publish`: every file with its size and sha256
 LICENSE: str = "cc-by-nd-4.0"
 LICENSE_NOTICE: str = (
     "NeoQA data (Glockner et al., 2025) is licensed CC BY-ND 4.0. This loader decrypts the release and "
@@ -78,67 +78,6 @@ def locate_release_file(root: str | Path, filename: str) -> Path:
             f"({', '.join(str(path.relative_to(root)) for path in found[:3])}); point data_dir at one copy"
         )
     return found[0]
-
-
-def fetch_from_hub(
-    repo_id: str, filenames: Sequence[str], revision: str | None = None, cache_dir: str | None = None
-) -> Path:
-    """Download the named release files of a Hub dataset repository and return the local snapshot directory."""
-    import huggingface_hub  # imported here: only this path needs the network
-
-    try:
-        local = huggingface_hub.snapshot_download(
-            repo_id=repo_id,
-            repo_type="dataset",
-            revision=revision,
-            cache_dir=cache_dir,
-            allow_patterns=[f"*{name}" for name in filenames] + [MANIFEST],
-        )
-    except Exception as error:  # network, auth and missing-repo errors all end here
-        first = (str(error).strip().splitlines() or [type(error).__name__])[0]
-        raise ReleaseFileNotFoundError(
-            f"could not fetch the NeoQA release from Hub dataset {repo_id!r} ({type(error).__name__}: {first}); "
-            "pass data_dir=<local directory with the release files> instead"
-        ) from None
-    return Path(local)
-
-
-def check_manifest(root: Path, filenames: Sequence[str], fix: str) -> Path:
-    """If `root` is a published release (it has a manifest.json), check the needed files' sizes and sha256."""
-    from builders.publishing.manifest import Manifest, verify
-
-    if (root / MANIFEST).is_file():
-        verify(root, [entry for entry in Manifest.read(root).files if Path(entry.path).name in filenames], fix)
-    return root
-
-
-def resolve_source(
-    data_dir: str | Path | None,
-    repo_id: str | None,
-    filenames: Sequence[str],
-    revision: str | None = None,
-    cache_dir: str | None = None,
-) -> Path:
-    """Return the directory holding the release files: ``data_dir`` as given, or a Hub snapshot of ``repo_id``."""
-    if data_dir is not None and repo_id is not None:
-        raise ReleaseFormatError("pass either data_dir (local release files) or repo_id (Hub dataset), not both")
-    if data_dir is not None:
-        path = Path(data_dir).expanduser()
-        if not path.is_dir():
-            raise ReleaseFileNotFoundError(
-                f"data_dir {str(path)!r} is not a directory; pass the directory holding the NeoQA release files"
-            )
-        return check_manifest(path, filenames, "copy the release files again")
-    if repo_id is not None:
-        return check_manifest(
-            fetch_from_hub(repo_id, filenames, revision=revision, cache_dir=cache_dir),
-            filenames,
-            "re-download them (delete the snapshot from the Hugging Face cache)",
-        )
-    raise ReleaseFileNotFoundError(
-        "NeoQA needs its release files: pass data_dir=<directory with dev.news.jsonl etc.> "
-        f"or repo_id=<Hub dataset holding them, e.g. {DEFAULT_HUB_REPO!r}>"
-    )
 
 
 def fingerprint(code_files: Iterable[str | Path], data_dir: str | Path | None) -> str:

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any
 
+from ..checks import is_number, is_whole
 from ..evidence import DOCUMENT_FORMATS
 from ..retrieval import ENGINES
 
@@ -175,6 +176,18 @@ def parse_name(name: str) -> tuple[int, int, int, str]:
     return int(match.group("size")), depth, int(match.group("seed")), subset or DEFAULT_SUBSET
 
 
+def parse_universe(name: str, command: str, hint: str = "") -> tuple[int, int, int]:
+    """(size, depth, seed) of a universe name, for a `command` that works on whole universes: a subset suffix is a
+    one-line ConfigError naming the universe to give instead (and `hint`, what chooses subsets there)."""
+    size, depth, seed, subset = parse_name(name)
+    if name.endswith("_" + subset):
+        raise ConfigError(
+            f"{command} works on a whole universe: give {name.removesuffix('_' + subset)!r} without the _{subset} "
+            f"suffix" + (f"; {hint}" if hint else "")
+        )
+    return size, depth, seed
+
+
 def format_name(size: int, depth: int, seed: int, subset: str | None = None) -> str:
     """The canonical configuration name (the inverse of parse_name): the depth and the default subset left out
     when they are the defaults, e.g. format_name(5000, 20, 1) == "n5000_s1"."""
@@ -211,8 +224,8 @@ def settings_from(name: str, **knobs: object) -> tuple[Settings, str]:
             raise ConfigError(f"{f.name}={value!r} must be a string")
         if kind is bool and not isinstance(value, bool):
             raise ConfigError(f"{f.name}={value!r} must be True or False")
-        if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+        if kind is int and not is_whole(value):
             raise ConfigError(f"{f.name}={value!r} must be a whole number")
-        if kind is float and (isinstance(value, bool) or not isinstance(value, (int, float))):
+        if kind is float and not is_number(value):
             raise ConfigError(f"{f.name}={value!r} must be a number")
     return Settings(**values).validate(), subset

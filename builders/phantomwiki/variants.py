@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -32,12 +32,6 @@ from .kinship import Kinship
 from .relations import DATA_DIR, IS_FEMALE, IS_MALE, places, relations
 from .solver import Literal, Solver, parse_literal
 
-KINDS: tuple[str, ...] = (
-    "false_premise_relation",
-    "false_premise_attribute",
-    "nonexistent_person",
-    "uncertain_specificity",
-)
 CONFIRMED, REFUTED, UNKNOWN = "confirmed", "refuted", "unknown"
 PREMISE_ATTRIBUTES: tuple[str, ...] = ("job", "hobby", "dob")
 PLACES: tuple[str, ...] = tuple(places())
@@ -59,6 +53,17 @@ class Form:
     status: str = ""  # CONFIRMED (true in the universe), REFUTED (false), UNKNOWN (the universe does not say)
     kind: str = ""  # the unanswerable kind, "" for the question and its controls
     named: str = ""  # another real person the premise names (relation premises), whose article is always shown
+
+
+@dataclass(frozen=True)
+class Anchored:
+    """A question that starts from a named person, as its variants and controls rewrite it."""
+
+    base: Form  # the question as worded
+    first: Literal  # its innermost literal, the one that names the anchor
+    name: str  # the anchor's name
+    person: int  # the anchor's id
+    near: tuple[int, ...]  # the people of the question's required set, by name (whose values variants borrow)
 
 
 @lru_cache(maxsize=1)
@@ -103,28 +108,31 @@ class FormMaker:
         self._surnames: tuple[str, ...] | None = None
         self._answers: dict[tuple[str, ...], list[str]] = {}  # narrowed query -> its answers
 
-    def anchor(self, query: Sequence[str]) -> tuple[Literal, str] | None:
-        """(innermost literal, anchor name) of a question that starts from a named person, else None."""
+    def anchored(
+        self, text: str, query: Sequence[str], answer: Sequence[str], near: Collection[int]
+    ) -> Anchored | None:
+        """The question as its wordings rewrite it, or None when it starts from an attribute value (no anchor)."""
         first = parse_literal(query[-1])
-        return None if first.inverse else (first, first.source.strip()[1:-1])
+        if first.inverse:
+            return None
+        name = first.source.strip()[1:-1]
+        ordered = tuple(sorted(near, key=self.universe.names.__getitem__))
+        base = Form("question", PLAIN, text, tuple(query), tuple(answer))
+        return Anchored(base, first, name, self.universe.ids[name], ordered)
 
     def variants(
         self, key: str, text: str, query: Sequence[str], answer: Sequence[str], near: Collection[int], per_kind: int
     ) -> list[Form]:
         """Up to `per_kind` unanswerable variants of each kind that applies; `near` = the people of the question's
         required set (the family whose values and names the variants borrow)."""
-        found = self.anchor(query)
-        if found is None or per_kind <= 0:
+        question = self.anchored(text, query, answer, near)
+        if question is None or per_kind <= 0:
             return []
-        first, anchor = found
-        person = self.universe.ids[anchor]
-        ordered = sorted(near, key=self.universe.names.__getitem__)
         out: list[Form] = []
-        base = Form("question", PLAIN, text, tuple(query), tuple(answer))
-        for kind in KINDS:
+        for kind, (variant, _) in WORDINGS_OF_KIND.items():
             rng = stream(self.seed, "variants", key, kind)
             for _ in range(per_kind):
-                made = self._variant(kind, rng, base, first, anchor, person, ordered, {f.key for f in out})
+                made = variant(self, rng, question, {f.key for f in out})
                 if made is not None:
                     out.append(made)
         return out
@@ -134,72 +142,49 @@ class FormMaker:
     ) -> Form:
         """A form of the question a reader must answer, worded as the variants of `kind` are: a true premise of the
         same wording (plain for nonexistent_person, or when no true premise of that wording exists)."""
-        found = self.anchor(query)
+        question = self.anchored(text, query, answer, ())
         base = Form("question", PLAIN, text, tuple(query), tuple(answer))
-        if found is None:
+        if question is None:
             return base
-        first, anchor = found
-        person = self.universe.ids[anchor]
-        if kind == "false_premise_relation":
-            return self._confirmed_relation(rng, base, first, anchor, person) or base
-        if kind == "false_premise_attribute":
-            choices = self._attribute_choices(person)
-            return self._confirmed_attribute(base, anchor, person, pick(rng, choices)) if choices else base
-        if kind == "uncertain_specificity":
-            held = [p for p in PLACES if self.universe.attribute(p)[person] is not None]
-            return self._confirmed_attribute(base, anchor, person, pick(rng, held)) if held else base
-        return base
+        return WORDINGS_OF_KIND[kind][1](self, rng, question) or base
 
     def _attribute_choices(self, person: int) -> list[str]:
         """The premise attributes a false or confirmed attribute premise about `person` draws from (the same set)."""
         return [a for a in (*PREMISE_ATTRIBUTES, *PLACES) if self.universe.attribute(a)[person] is not None]
 
-    def _variant(
-        self,
-        kind: str,
-        rng: random.Random,
-        base: Form,
-        first: Literal,
-        anchor: str,
-        person: int,
-        near: list[int],
-        taken: set[str],
-    ) -> Form | None:
-        if kind == "false_premise_relation":
-            return self._false_relation(rng, base, first, anchor, person, near, taken)
-        if kind == "false_premise_attribute":
-            return self._false_attribute(rng, base, anchor, person, near, taken)
-        if kind == "nonexistent_person":
-            return self._nonexistent(rng, base, anchor, person, near, taken)
-        return self._uncertain(rng, base, anchor, person, near, taken)
+    def _true_attribute(self, rng: random.Random, q: Anchored) -> Form | None:
+        choices = self._attribute_choices(q.person)
+        return self._confirmed_attribute(q, pick(rng, choices)) if choices else None
 
-    def _relation_phrase(self, base: Form, first: Literal, anchor: str, other: str) -> str | None:
+    def _true_place(self, rng: random.Random, q: Anchored) -> Form | None:
+        held = [p for p in PLACES if self.universe.attribute(p)[q.person] is not None]
+        return self._confirmed_attribute(q, pick(rng, held)) if held else None
+
+    def _plain(self, rng: random.Random, q: Anchored) -> Form | None:
+        return None  # a nonexistent person's question reads as plainly as the question itself
+
+    def _relation_phrase(self, q: Anchored, other: str) -> str:
+        singular = relations()[q.first.predicate].singular
+        phrase = wordings()["relation"].format(anchor=q.name, relation=singular, person=other)
+        return _replace_last(q.base.question, f"the {singular} of {q.name}", phrase)
+
+    def _true_relation(self, rng: random.Random, q: Anchored) -> Form | None:
+        base, first = q.base, q.first
         if first.kind != "relation" or len(base.query) < 2:  # "Who is X's cousin Y?" would ask nothing
-            return None
-        singular = relations()[first.predicate].singular
-        phrase = wordings()["relation"].format(anchor=anchor, relation=singular, person=other)
-        return _replace_last(base.question, f"the {singular} of {anchor}", phrase)
-
-    def _confirmed_relation(
-        self, rng: random.Random, base: Form, first: Literal, anchor: str, person: int
-    ) -> Form | None:
-        if first.kind != "relation" or len(base.query) < 2:
             return None
         names = self.universe.names
         variable = parse_literal(base.query[0]).target  # the answer variable: the outermost literal's output
-        for other in shuffled(rng, sorted(self.kinship.targets(first.predicate, person), key=names.__getitem__)):
+        for other in shuffled(rng, sorted(self.kinship.targets(first.predicate, q.person), key=names.__getitem__)):
             query = narrowed_query(base.query, names[other])
             answer = self._answers.get(query)
             if answer is None:
                 answer = self._answers[query] = self.solver.solve(list(query), variable).answers
             if answer:
-                question = self._relation_phrase(base, first, anchor, names[other])
-                assert question is not None
-                premise = f'{first.predicate}("{anchor}", "{names[other]}")'
+                premise = f'{first.predicate}("{q.name}", "{names[other]}")'
                 return Form(
                     f"relation:{names[other]}",
                     "relation",
-                    question,
+                    self._relation_phrase(q, names[other]),
                     query,
                     tuple(answer),
                     premise,
@@ -208,37 +193,28 @@ class FormMaker:
                 )
         return None
 
-    def _false_relation(
-        self,
-        rng: random.Random,
-        base: Form,
-        first: Literal,
-        anchor: str,
-        person: int,
-        near: list[int],
-        taken: set[str],
-    ) -> Form | None:
+    def _false_relation(self, rng: random.Random, q: Anchored, taken: set[str]) -> Form | None:
+        base, first = q.base, q.first
         if first.kind != "relation" or len(base.query) < 2:
             return None
         names = self.universe.names
-        true = set(self.kinship.targets(first.predicate, person)) | {person}
+        true = set(self.kinship.targets(first.predicate, q.person)) | {q.person}
         gender = _gender(first.predicate)  # "X's husband Y" names a man: a first name tells the gender
 
         def fits(other: int) -> bool:
             return other not in true and (gender is None or self.universe.gender(other) == gender)
 
-        related = sorted({y for _, y, _ in self.kinship.choices(person, self.bank) if fits(y)}, key=names.__getitem__)
-        candidates = [p for p in related or [p for p in near if fits(p)] if f"relation-:{names[p]}" not in taken]
+        choices = self.kinship.choices(q.person, self.bank)
+        related = sorted({y for _, y, _ in choices if fits(y)}, key=names.__getitem__)
+        candidates = [p for p in related or [p for p in q.near if fits(p)] if f"relation-:{names[p]}" not in taken]
         if not candidates:
             return None
         other = names[pick(rng, candidates)]
-        question = self._relation_phrase(base, first, anchor, other)
-        assert question is not None
-        premise = f'{first.predicate}("{anchor}", "{other}")'
+        premise = f'{first.predicate}("{q.name}", "{other}")'
         return Form(
             f"relation-:{other}",
             "relation",
-            question,
+            self._relation_phrase(q, other),
             base.query,
             base.answer,
             premise,
@@ -247,21 +223,20 @@ class FormMaker:
             other,
         )
 
-    def _confirmed_attribute(self, base: Form, anchor: str, person: int, attribute: str) -> Form:
-        value = self.universe.attribute(attribute)[person]
+    def _confirmed_attribute(self, q: Anchored, attribute: str) -> Form:
+        value = self.universe.attribute(attribute)[q.person]
         assert value is not None
-        return self._attribute_form(base, anchor, attribute, value, CONFIRMED, "", f"{attribute}+")
+        return self._attribute_form(q, attribute, value, CONFIRMED, "", f"{attribute}+")
 
-    def _attribute_form(
-        self, base: Form, anchor: str, attribute: str, value: str, status: str, kind: str, key: str
-    ) -> Form:
-        phrase = wordings()[attribute].format(name=anchor, value=value)
-        premise = f'{attribute}("{anchor}", "{value}")'
+    def _attribute_form(self, q: Anchored, attribute: str, value: str, status: str, kind: str, key: str) -> Form:
+        base = q.base
+        phrase = wordings()[attribute].format(name=q.name, value=value)
+        premise = f'{attribute}("{q.name}", "{value}")'
         return Form(
-            key, attribute, _replace_last(base.question, anchor, phrase), base.query, base.answer, premise, status, kind
+            key, attribute, _replace_last(base.question, q.name, phrase), base.query, base.answer, premise, status, kind
         )
 
-    def _borrowed(self, rng: random.Random, attribute: str, near: list[int], wrong: set[str | None]) -> str | None:
+    def _borrowed(self, rng: random.Random, attribute: str, near: Sequence[int], wrong: set[str | None]) -> str | None:
         """A value of `attribute` held by someone in the question's family (else by anyone) and not in `wrong`."""
         values = self.universe.attribute(attribute)
         held = sorted({v for v in (values[p] for p in near) if v is not None} - wrong)
@@ -273,36 +248,31 @@ class FormMaker:
                 return other
         return None
 
-    def _false_attribute(
-        self, rng: random.Random, base: Form, anchor: str, person: int, near: list[int], taken: set[str]
-    ) -> Form | None:
-        choices = [a for a in self._attribute_choices(person) if f"{a}-" not in taken]
+    def _false_attribute(self, rng: random.Random, q: Anchored, taken: set[str]) -> Form | None:
+        choices = [a for a in self._attribute_choices(q.person) if f"{a}-" not in taken]
         if not choices:
             return None
         attribute = pick(rng, choices)
-        value = self._borrowed(rng, attribute, near, {self.universe.attribute(attribute)[person], None})
+        value = self._borrowed(rng, attribute, q.near, {self.universe.attribute(attribute)[q.person], None})
         if value is None:
             return None
-        return self._attribute_form(base, anchor, attribute, value, REFUTED, "false_premise_attribute", f"{attribute}-")
+        return self._attribute_form(q, attribute, value, REFUTED, "false_premise_attribute", f"{attribute}-")
 
-    def _uncertain(
-        self, rng: random.Random, base: Form, anchor: str, person: int, near: list[int], taken: set[str]
-    ) -> Form | None:
-        unheld = [p for p in PLACES if self.universe.attribute(p)[person] is None and f"{p}?" not in taken]
+    def _uncertain(self, rng: random.Random, q: Anchored, taken: set[str]) -> Form | None:
+        unheld = [p for p in PLACES if self.universe.attribute(p)[q.person] is None and f"{p}?" not in taken]
         if not unheld or not self.universe.places:
             return None
         place = pick(rng, unheld)
-        value = self._borrowed(rng, place, near, {None})
+        value = self._borrowed(rng, place, q.near, {None})
         if value is None:
             return None
-        return self._attribute_form(base, anchor, place, value, UNKNOWN, "uncertain_specificity", f"{place}?")
+        return self._attribute_form(q, place, value, UNKNOWN, "uncertain_specificity", f"{place}?")
 
-    def _nonexistent(
-        self, rng: random.Random, base: Form, anchor: str, person: int, near: list[int], taken: set[str]
-    ) -> Form | None:
+    def _nonexistent(self, rng: random.Random, q: Anchored, taken: set[str]) -> Form | None:
+        base, anchor = q.base, q.name
         given, surname = anchor.rsplit(" ", 1)
         ids = self.universe.ids
-        family = sorted({self.universe.names[p].rsplit(" ", 1)[1] for p in near} - {surname})
+        family = sorted({self.universe.names[p].rsplit(" ", 1)[1] for p in q.near} - {surname})
         candidates = [s for s in shuffled(rng, family) if f"{given} {s}" not in ids and f"nonexistent:{s}" not in taken]
         if not candidates:  # a surname the universe uses elsewhere
             everyone = self.surnames()
@@ -330,6 +300,19 @@ class FormMaker:
         if self._surnames is None:
             self._surnames = tuple(sorted({name.rsplit(" ", 1)[1] for name in self.universe.names}))
         return self._surnames
+
+
+Variant = Callable[[FormMaker, random.Random, Anchored, set[str]], "Form | None"]
+Control = Callable[[FormMaker, random.Random, Anchored], "Form | None"]
+WORDINGS_OF_KIND: dict[str, tuple[Variant, Control]] = {
+    # kind: (how its variant is made, how a control worded alike is made)
+    "false_premise_relation": (FormMaker._false_relation, FormMaker._true_relation),
+    "false_premise_attribute": (FormMaker._false_attribute, FormMaker._true_attribute),
+    "nonexistent_person": (FormMaker._nonexistent, FormMaker._plain),
+    "uncertain_specificity": (FormMaker._uncertain, FormMaker._true_place),
+}
+"""Each unanswerable kind with its maker and its control's: one table, so no kind can be paired with another's."""
+KINDS: tuple[str, ...] = tuple(WORDINGS_OF_KIND)
 
 
 @lru_cache(maxsize=1)

@@ -10,13 +10,12 @@ import fnmatch
 import os
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, Literal
 
 import huggingface_hub
 from huggingface_hub import CommitOperationAdd, CommitOperationDelete, HfApi, snapshot_download
-from huggingface_hub.utils import _http
 
 from .errors import PublishError, ReleaseError
 from .shards import PLAIN_SUFFIX, SEALED_SUFFIX
@@ -38,22 +37,21 @@ def bounded_http() -> Iterator[None]:
     """huggingface_hub's shared HTTP client with timeouts, for the duration of our calls.
 
     The client's default waits forever (`timeout=None`), so a Hub that never answers a commit would hang the
-    publish; this installs, through the client's own `set_client_factory`, the factory that was there with
-    timeouts added, and puts the old one back afterwards.
+    publish; this sets the timeout of the client `huggingface_hub.get_session()` hands out (public: an httpx client
+    from huggingface_hub 1.0 on) and puts the old one back afterwards. An older huggingface_hub's requests session
+    has no timeout of its own; its downloads keep HF_HUB_DOWNLOAD_TIMEOUT.
     """
     seconds = float(os.environ.get(TIMEOUT_VARIABLE) or HUB_TIMEOUT)
-    previous = getattr(_http, "_GLOBAL_CLIENT_FACTORY", _http.default_client_factory)
-
-    def bounded() -> Any:
-        client = previous()
-        client.timeout = _http.httpx2.Timeout(seconds, connect=min(10.0, seconds))
-        return client
-
-    huggingface_hub.set_client_factory(bounded)
+    session = huggingface_hub.get_session()
+    if not hasattr(session, "timeout"):
+        yield
+        return
+    previous = session.timeout
+    session.timeout = seconds
     try:
         yield
     finally:
-        huggingface_hub.set_client_factory(previous)
+        session.timeout = previous
 
 
 def _first_line(error: BaseException) -> str:
@@ -121,24 +119,40 @@ class HubRepo:
         return info.commit_url
 
 
-def open_repo(
-    repo_id: str,
-    *,
-    private: bool = False,
-    revision: str | None = None,
-    gated: str | None = None,
-    token: str | None = None,
-    endpoint: str | None = None,
-) -> HubRepo:
+@dataclass(frozen=True)
+class HubTarget:
+    """Where on the Hub a release goes: the dataset repo, whether it is private or gated, the branch, and which Hub
+    with which token (None: HF_ENDPOINT and HF_TOKEN or `hf auth login`, as everywhere in huggingface_hub)."""
+
+    repo_id: str
+    private: bool = False
+    revision: str | None = None
+    gated: str | None = None  # "auto" or "manual"
+    token: str | None = None
+    endpoint: str | None = None
+
+    @classmethod
+    def taken_from(cls, options: dict[str, Any]) -> HubTarget | None:
+        """The target the keyword `options` name (repo_id, private, ...), removed from them; None without repo_id."""
+        given = {f.name: options.pop(f.name) for f in fields(cls) if f.name in options}
+        if given.get("repo_id") is None:
+            if any(value not in (None, False) for value in given.values()):
+                raise PublishError(f"{', '.join(sorted(given))} given without repo_id: say which Hub repo (ORG/NAME)")
+            return None
+        return cls(**given)
+
+
+def open_repo(target: HubTarget) -> HubRepo:
     """Create the dataset repo if needed and make it private or gated before any data arrives; create the branch.
 
     Called before anything is generated, so a missing token or a wrong repo id fails in seconds, not after the
     generation of a large configuration.
     """
+    repo_id, private, revision, gated = target.repo_id, target.private, target.revision, target.gated
     if gated is not None and gated not in GATING:
         raise PublishError(f"gated={gated!r} is not a gating mode; use one of {', '.join(GATING)} (or leave it out)")
     check_repo_id(repo_id)
-    repo = HubRepo(HfApi(endpoint=endpoint, token=token), repo_id, revision)
+    repo = HubRepo(HfApi(endpoint=target.endpoint, token=target.token), repo_id, revision)
     with repo.step("create the repository"):
         repo.api.create_repo(repo_id, repo_type=REPO_TYPE, private=private, exist_ok=True)
     if gated or private:
@@ -163,19 +177,20 @@ def download(
     endpoint: str | None = None,
 ) -> Path:
     """Download only the files matching `patterns` of a Hub dataset repo; return its snapshot folder (named by
-    commit)."""
+    commit). Every call bounded in time (bounded_http)."""
     try:
-        return Path(
-            snapshot_download(
-                repo_id=repo_id,
-                repo_type=REPO_TYPE,
-                revision=revision,
-                cache_dir=cache_dir,
-                allow_patterns=list(patterns),
-                token=token,
-                endpoint=endpoint,
+        with bounded_http():
+            return Path(
+                snapshot_download(
+                    repo_id=repo_id,
+                    repo_type=REPO_TYPE,
+                    revision=revision,
+                    cache_dir=cache_dir,
+                    allow_patterns=list(patterns),
+                    token=token,
+                    endpoint=endpoint,
+                )
             )
-        )
     except Exception as error:  # not found, gated, offline: the client's errors all end here
         raise ReleaseError(
             f"could not download {', '.join(patterns)} of Hub dataset {repo_id!r} ({type(error).__name__}: "

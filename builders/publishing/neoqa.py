@@ -13,23 +13,73 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import cards
-from encryption.neoqa_codec import RELEASE_KEY, ReleaseFormatError, decode_line, is_encrypted_line
+from encryption.neoqa_codec import (
+    RELEASE_KEY,
+    ReleaseFileNotFoundError,
+    ReleaseFormatError,
+    decode_line,
+    is_encrypted_line,
+)
 
-from ..neoqa import CONFIG_NAMES, RAW_KINDS, SPLITS
+from ..neoqa import CONFIG_NAMES, DEFAULT_HUB_REPO, RAW_KINDS, SPLITS
 from ..neoqa.release import locate_release_file, read_rows, release_filename
 from .card import CARD, render, size_category
-from .errors import PublishError, refuse
-from .hub import open_repo
-from .manifest import MANIFEST, Entry, Manifest, file_digest
+from .errors import PublishError, ReleaseError, refuse
+from .hub import HubTarget, download, open_repo
+from .manifest import MANIFEST, Entry, Manifest, file_digest, verify
 
 DATASET = "neoqa"
 FOLDER = "data"
 RELEASE_FILES = tuple(release_filename(split, kind) for split in SPLITS for kind in RAW_KINDS)
 CODEC = f"NeoQA release codec: base64 of each JSON line XOR-ed with key % 256 (published key {RELEASE_KEY})"
+
+
+def release_source(
+    data_dir: str | Path | None,
+    repo_id: str | None,
+    filenames: Sequence[str],
+    revision: str | None = None,
+    cache_dir: str | None = None,
+) -> Path:
+    """The directory holding the release files a NeoQA configuration reads: `data_dir` as given, or a Hub snapshot
+    of `repo_id` (the one bounded Hub client downloads only those files and the manifest); either way the files are
+    checked against the folder's manifest.json when it has one (`python -m neoqa publish` writes it)."""
+    if data_dir is not None and repo_id is not None:
+        raise ReleaseFormatError("pass either data_dir (local release files) or repo_id (Hub dataset), not both")
+    if data_dir is not None:
+        path = Path(data_dir).expanduser()
+        if not path.is_dir():
+            raise ReleaseFileNotFoundError(
+                f"data_dir {str(path)!r} is not a directory; pass the directory holding the NeoQA release files"
+            )
+        return _checked(path, filenames, "copy the release files again")
+    if repo_id is not None:
+        try:
+            root = download(
+                repo_id, [f"*{name}" for name in filenames] + [MANIFEST], revision=revision, cache_dir=cache_dir
+            )
+        except ReleaseError as error:
+            raise ReleaseFileNotFoundError(
+                f"could not fetch the NeoQA release from Hub dataset {repo_id!r} ({error}); "
+                "pass data_dir=<local directory with the release files> instead"
+            ) from None
+        return _checked(root, filenames, "re-download them (delete the snapshot from the Hugging Face cache)")
+    raise ReleaseFileNotFoundError(
+        "NeoQA needs its release files: pass data_dir=<directory with dev.news.jsonl etc.> "
+        f"or repo_id=<Hub dataset holding them, e.g. {DEFAULT_HUB_REPO!r}>"
+    )
+
+
+def _checked(root: Path, filenames: Sequence[str], fix: str) -> Path:
+    """`root`, once the files it lists in its manifest (if it has one) have their recorded sizes and sha256."""
+    if (root / MANIFEST).is_file():
+        verify(root, [entry for entry in Manifest.read(root).files if Path(entry.path).name in filenames], fix)
+    return root
 
 
 def _first_line(path: Path) -> str:
@@ -114,14 +164,10 @@ def publish(
     data_dir: Any,
     out: str | Path | None = None,
     *,
-    repo_id: str | None = None,
-    private: bool = False,
-    revision: str | None = None,
-    gated: str | None = None,
-    token: str | None = None,
-    endpoint: str | None = None,
+    hub: HubTarget | None = None,
 ) -> tuple[Path | None, str | None]:
     """Publish the release files of `data_dir` verbatim to `out` and/or the Hub; return (folder, commit URL)."""
+    repo_id = hub.repo_id if hub is not None else None
     if not isinstance(data_dir, (str, os.PathLike)):
         raise refuse(
             f"a {type(data_dir).__name__}",
@@ -132,7 +178,7 @@ def publish(
     with tempfile.TemporaryDirectory(prefix="neoqa-publish-") as scratch:
         folder, files = write_release(Path(data_dir), Path(out) if out is not None else Path(scratch), repo_id)
         commit = None
-        if repo_id is not None:
-            repo = open_repo(repo_id, private=private, revision=revision, gated=gated, token=token, endpoint=endpoint)
+        if hub is not None:
+            repo = open_repo(hub)
             commit = repo.commit(folder, files, "Publish the official NeoQA release files verbatim (CC BY-ND 4.0)")
     return (folder if out is not None else None), commit

@@ -23,15 +23,17 @@ from pathlib import Path
 import cards
 
 from .. import __version__
+from ..checks import is_whole
 from ..digest import PHANTOMWIKI_CODE, code_digest
 from ..locks import FolderBusy, held
 from ..neoqa import CONFIG_NAMES as NEOQA_CONFIG_NAMES
 from ..phantomwiki import generate as engine
-from ..phantomwiki.config import SUBSETS, ConfigError, Settings, format_name, parse_name, settings_from
+from ..phantomwiki.config import SUBSETS, ConfigError, Settings, format_name, parse_name, parse_universe, settings_from
 from ..phantomwiki.features import arrow_schema, subset_features
+from ..processes import each_result
 from .card import CARD, hub_configs, render, size_category
 from .errors import PublishError, refuse
-from .hub import open_repo
+from .hub import HubTarget, open_repo
 from .manifest import ENCRYPTION, MANIFEST, Entry, Manifest
 from .shards import MAX_SHARD_BYTES, PLAIN_SUFFIX, SEALED_SUFFIX, shard_schema, write_shards
 from .staging import remove_orphans, restore
@@ -73,13 +75,7 @@ def _universes(configurations: Sequence[str], knobs: dict[str, object]) -> list[
     for name in configurations:
         if name in NEOQA_CONFIG_NAMES:
             raise refuse(repr(name), "it is a NeoQA configuration: decrypted or rebuilt NeoQA rows")
-        size, depth, seed, subset = parse_name(name)
-        if name.endswith("_" + subset):
-            raise ConfigError(
-                f"publish works on whole universes: give {name.removesuffix('_' + subset)!r} and choose subsets "
-                f"with --subsets (subsets=[...])"
-            )
-        canonical = format_name(size, depth, seed)
+        canonical = format_name(*parse_universe(name, "publish", "choose subsets with --subsets (subsets=[...])"))
         if canonical in universes:
             raise ConfigError(f"configuration {canonical!r} is given twice")
         universes[canonical] = settings_from(name, **knobs)[0]
@@ -180,7 +176,7 @@ def _replace_release(staging: Path, out: Path) -> None:
     shutil.rmtree(previous, ignore_errors=True)
 
 
-def write_universe(
+def write_shards_of(
     universe: str,
     settings: Settings,
     chosen: list[str],
@@ -227,27 +223,17 @@ def _each_universe(
     num_proc: int,
     progress: Progress | None,
 ) -> Iterator[tuple[list[Entry], list[str]]]:
-    """`write_universe` for each universe, in order: in this process, or in a pool of `num_proc` (one universe
+    """`write_shards_of` each universe, in order: in this process, or in a pool of `num_proc` (one universe
     each at a time; the shards' bytes do not depend on which process wrote them)."""
-    if num_proc == 1 or len(universes) == 1:
-        for universe, settings in universes:
-            yield write_universe(universe, settings, chosen, staging, passphrase, max_shard_bytes, progress)
+    jobs = [(universe, settings, chosen, staging, passphrase, max_shard_bytes) for universe, settings in universes]
+    if num_proc == 1 or len(universes) == 1:  # here, with the caller's progress
+        for job in jobs:
+            yield write_shards_of(*job, progress)
         return
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    # spawn: each worker imports afresh, so no thread or lock of this process is copied into it
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(min(num_proc, len(universes)), mp_context=context) as pool:
-        futures = [
-            pool.submit(write_universe, universe, settings, chosen, staging, passphrase, max_shard_bytes)
-            for universe, settings in universes
-        ]
-        for (universe, _), future in zip(universes, futures):
-            written = future.result()
-            if progress:
-                progress(f"wrote {universe}")
-            yield written
+    for (universe, _), written in zip(universes, each_result(write_shards_of, jobs, num_proc)):
+        if progress:
+            progress(f"wrote {universe}")
+        yield written
 
 
 def write_release(
@@ -271,7 +257,7 @@ def write_release(
     unless `replace` is set.
     """
     _check_num_proc(num_proc)
-    if isinstance(max_shard_bytes, bool) or not isinstance(max_shard_bytes, int) or max_shard_bytes < MIN_SHARD_BYTES:
+    if not is_whole(max_shard_bytes) or max_shard_bytes < MIN_SHARD_BYTES:
         raise PublishError(
             f"max_shard_bytes={max_shard_bytes!r} must be a whole number of bytes, at least "
             f"{MIN_SHARD_BYTES} (default {MAX_SHARD_BYTES})"
@@ -362,7 +348,7 @@ def _write_locked(
 
 
 def _check_num_proc(num_proc: object) -> None:
-    if isinstance(num_proc, bool) or not isinstance(num_proc, int) or not 1 <= num_proc <= MAX_NUM_PROC:
+    if not is_whole(num_proc) or not 1 <= num_proc <= MAX_NUM_PROC:
         raise PublishError(
             f"num_proc={num_proc!r} must be a whole number of processes from 1 to {MAX_NUM_PROC} (each holds a "
             "universe; more than the machine's cores gain nothing)"
@@ -433,23 +419,19 @@ def publish(
     encrypt: bool = False,
     passphrase: str | None = None,
     passphrase_in_card: bool = True,
-    repo_id: str | None = None,
-    private: bool = False,
-    revision: str | None = None,
-    gated: str | None = None,
-    token: str | None = None,
-    endpoint: str | None = None,
+    hub: HubTarget | None = None,
     max_shard_bytes: int = MAX_SHARD_BYTES,
     replace: bool = False,
     num_proc: int = 1,
     progress: Progress | None = None,
     **knobs: object,
 ) -> Release:
-    """Write a release folder (`out`, or a temporary one) and, with `repo_id`, upload it to the Hub in one commit.
+    """Write a release folder (`out`, or a temporary one) and, with `hub`, upload it to the Hub in one commit.
 
-    The release replaces what the folder or the repo (at `revision`) held; if that held configurations this one
+    The release replaces what the folder or the repo (at its revision) held; if that held configurations this one
     leaves out, nothing is done unless `replace` is set (then their files are deleted in the same commit).
     """
+    repo_id = hub.repo_id if hub is not None else None
     if encrypt and not passphrase:
         raise PublishError("encrypt=True needs a passphrase (CLI: --passphrase-file FILE or --passphrase-env VAR)")
     if passphrase and not encrypt:
@@ -465,11 +447,11 @@ def publish(
     if repo_id is not None:
         if progress:
             progress(f"preparing {repo_id}")
-        repo = open_repo(repo_id, private=private, revision=revision, gated=gated, token=token, endpoint=endpoint)
+        assert hub is not None
+        repo = open_repo(hub)
         if not replace:
-            _refuse_dropping(
-                repo.data_configs(), names, f"Hub dataset {repo_id!r}" + (f" (branch {revision!r})" if revision else "")
-            )
+            branch = f" (branch {hub.revision!r})" if hub.revision else ""
+            _refuse_dropping(repo.data_configs(), names, f"Hub dataset {repo_id!r}{branch}")
     temporary = tempfile.TemporaryDirectory(prefix="phantom_wiki-publish-") if out is None else None
     try:
         folder = Path(temporary.name) / "release" if temporary is not None else Path(str(out))

@@ -3,8 +3,10 @@
 `POST /v1/chat/completions` answers with `agent.complete(messages, tools)` (a baseline from phantom_env, so the
 script is an agent that follows each question's evidence), after failing the requests listed in `failures`
 (request number -> HTTP status, e.g. {2: 500, 5: 429}); it serves at most `max_requests` and then answers 400,
-and requires `Authorization: Bearer <key>` when a key is set. What it does not cover: a real model, streaming,
-tokenizers, and a real provider's rate limits.
+and requires `Authorization: Bearer <key>` when a key is set. A request with `"stream": true` is answered as
+server-sent events: one `chat.completion.chunk` holding the whole message as its delta (tool calls indexed) and the
+usage, then `data: [DONE]`. What it does not cover: a real model, token-by-token streaming, tokenizers, and a real
+provider's rate limits.
 """
 
 from __future__ import annotations
@@ -84,9 +86,10 @@ class ChatStandIn:
                 length = int(self.headers.get("Content-Length", "0"))
                 body = json.loads(self.rfile.read(length) or b"{}")
                 status, payload = server._answer(self.path, body, self.headers.get("Authorization"))
-                data = json.dumps(payload).encode()
+                streamed = status == 200 and body.get("stream") is True
+                data = _events(payload) if streamed else json.dumps(payload).encode()
                 self.send_response(status)
-                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Type", "text/event-stream" if streamed else "application/json")
                 self.send_header("Content-Length", str(len(data)))
                 if status == 429:
                     self.send_header("Retry-After", "0")
@@ -97,3 +100,18 @@ class ChatStandIn:
                 return
 
         return Handler
+
+
+def _events(completion: dict[str, Any]) -> bytes:
+    """A chat completion as the server-sent events of a stream: one chunk with the whole message, then [DONE]."""
+    (choice,) = completion["choices"]
+    delta = dict(choice["message"])
+    if delta.get("tool_calls"):
+        delta["tool_calls"] = [{**call, "index": index} for index, call in enumerate(delta["tool_calls"])]
+    finish = "tool_calls" if delta.get("tool_calls") else choice["finish_reason"]
+    chunk = {
+        **{key: value for key, value in completion.items() if key != "choices"},
+        "object": "chat.completion.chunk",
+        "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+    }
+    return f"data: {json.dumps(chunk)}\n\ndata: [DONE]\n\n".encode()

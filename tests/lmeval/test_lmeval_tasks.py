@@ -77,7 +77,7 @@ def test_registering_the_models_keeps_lm_eval_own_models():
     [
         ({"phantom_wiki_colour": "blue"}, "unknown metadata key phantom_wiki_colour; the keys are "),
         ({"phantom_wiki_config": "n50"}, "phantom_wiki_config: bad configuration name 'n50'"),
-        ({"phantom_wiki_config": "n50_s1_rag"}, "give the universe without the _rag suffix"),
+        ({"phantom_wiki_config": "n50_s1_rag"}, "give 'n50_s1' without the _rag suffix"),
         (
             {"phantom_wiki_config": "n50_s1", "phantom_wiki_seed": "seven"},
             "phantom_wiki_seed='seven' must be a whole number",

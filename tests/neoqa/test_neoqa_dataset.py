@@ -12,6 +12,7 @@ import huggingface_hub
 import pytest
 
 import builders.neoqa as engine
+import builders.publishing.hub
 import neoqa
 from encryption.neoqa_codec import ReleaseFileNotFoundError, ReleaseFormatError, WrongDecryptionKeyError
 from tests.neoqa.make_fixture_release import DEV, TEST, question_id, release_records
@@ -245,7 +246,7 @@ def test_hub_source_downloads_only_the_needed_files(
         calls.append(kwargs)
         return str(snapshot)
 
-    monkeypatch.setattr(huggingface_hub, "snapshot_download", fake_snapshot_download)
+    monkeypatch.setattr(builders.publishing.hub, "snapshot_download", fake_snapshot_download)
     rows = neoqa.load_dataset(
         "neoqa", repo_id="someone/neoqa-release", decryption_key=23456, cache_dir=str(tmp_path / "cache")
     )
@@ -259,7 +260,7 @@ def test_hub_failure_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     def offline(**kwargs: Any) -> str:
         raise huggingface_hub.errors.LocalEntryNotFoundError("Cannot reach the Hub.\nMore detail.")
 
-    monkeypatch.setattr(huggingface_hub, "snapshot_download", offline)
+    monkeypatch.setattr(builders.publishing.hub, "snapshot_download", offline)
     with pytest.raises(ReleaseFileNotFoundError, match="could not fetch .* pass data_dir=") as caught:
         neoqa.load_dataset("news", repo_id="someone/neoqa-release", cache_dir=str(tmp_path))
     _one_line(caught.value)
@@ -276,7 +277,7 @@ def test_cli_prints_counts(encrypted_release: Path, tmp_path: Path, capsys: pyte
         == 0
     )
     out = capsys.readouterr().out
-    assert "neoqa/dev: 17 rows (answerable-insufficient=7, answerable-sufficient=4, unanswerable=6)" in out
+    assert "neoqa/dev: 17 rows (insufficient=7, sufficient=4, unanswerable=6)" in out
     assert "neoqa/test: 16 rows" in out
     with pytest.raises(SystemExit) as caught:
         neoqa.main(

@@ -74,15 +74,15 @@ def neoqa_test(encrypted_release: Path) -> list[dict[str, Any]]:
 def test_neoqa_counts(neoqa_dev: list[dict[str, Any]], neoqa_test: list[dict[str, Any]]) -> None:
     # dev: Q1 1+2+(2 of 3 FP)+1 US, Q2 1+2, Q3 1+2+1 FP+2 US, Q4 1+1 (its two items share ev2-1), Q5 none
     assert Counter(r["answerable"] for r in neoqa_dev) == {
-        "answerable-sufficient": 4,
-        "answerable-insufficient": 7,
+        "sufficient": 4,
+        "insufficient": 7,
         "unanswerable": 6,
     }
     assert len(neoqa_dev) == 17
     # test: QA1 1+2+4, QA2 1+2, QA3 1+2, QA4 1+1+1, QA5 none
     assert Counter(r["answerable"] for r in neoqa_test) == {
-        "answerable-sufficient": 4,
-        "answerable-insufficient": 7,
+        "sufficient": 4,
+        "insufficient": 7,
         "unanswerable": 5,
     }
 

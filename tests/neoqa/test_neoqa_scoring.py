@@ -76,8 +76,8 @@ def test_accuracy_and_harmonic_mean() -> None:
 
 
 def test_neoqa_category_columns() -> None:
-    assert metrics.neoqa_category("multi-hop", "answerable-sufficient") == "multi-hop/answerable"
-    assert metrics.neoqa_category("time-span", "answerable-insufficient") == "time-span/insufficient"
+    assert metrics.neoqa_category("multi-hop", "sufficient") == "multi-hop/answerable"
+    assert metrics.neoqa_category("time-span", "insufficient") == "time-span/insufficient"
     assert metrics.neoqa_category("false-premise", "unanswerable") == "false-premise"
     with pytest.raises(ValueError, match="unknown NeoQA category"):
         metrics.neoqa_category("yes-no", "unanswerable")
@@ -85,9 +85,9 @@ def test_neoqa_category_columns() -> None:
 
 def test_neoqa_scores_by_hand() -> None:
     instances = [
-        {"instance_id": "a", "category": "multi-hop", "answerable": "answerable-sufficient", "gold_answer_idx": 1},
-        {"instance_id": "b", "category": "time-span", "answerable": "answerable-sufficient", "gold_answer_idx": 2},
-        {"instance_id": "c", "category": "multi-hop", "answerable": "answerable-insufficient", "gold_answer_idx": 0},
+        {"instance_id": "a", "category": "multi-hop", "answerable": "sufficient", "gold_answer_idx": 1},
+        {"instance_id": "b", "category": "time-span", "answerable": "sufficient", "gold_answer_idx": 2},
+        {"instance_id": "c", "category": "multi-hop", "answerable": "insufficient", "gold_answer_idx": 0},
         {"instance_id": "d", "category": "false-premise", "answerable": "unanswerable", "gold_answer_idx": 0},
         {"instance_id": "e", "category": "uncertain-specificity", "answerable": "unanswerable", "gold_answer_idx": 4},
     ]

@@ -23,7 +23,7 @@ import sys, time
 from pathlib import Path
 import builders.publishing.phantomwiki as publishing
 out, config, ready, go = sys.argv[1], sys.argv[2], Path(sys.argv[3]), Path(sys.argv[4])
-write = publishing.write_universe
+write = publishing.write_shards_of
 def paused(*args, **kwargs):  # inside the lock, before any shard: say so, then wait to be let go (at most 60 s)
     ready.write_text("ready")
     for _ in range(600):
@@ -31,7 +31,7 @@ def paused(*args, **kwargs):  # inside the lock, before any shard: say so, then 
             break
         time.sleep(0.1)
     return write(*args, **kwargs)
-publishing.write_universe = paused
+publishing.write_shards_of = paused
 publishing.write_release([config], out, subsets=["questions"])
 """
 

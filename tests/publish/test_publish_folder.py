@@ -221,7 +221,7 @@ def test_a_folder_that_is_not_a_release_is_never_overwritten(tmp_path: Path) -> 
 @pytest.mark.parametrize(
     "configs, options, message",
     [
-        (["n50_s1_corpus"], {}, "publish works on whole universes: give 'n50_s1' and choose subsets"),
+        (["n50_s1_corpus"], {}, "publish works on a whole universe: give 'n50_s1' without the _corpus suffix; choose"),
         (["n50_s1", "n50_d20_s1"], {}, "configuration 'n50_s1' is given twice"),
         (["n50_x1"], {}, "bad configuration name 'n50_x1'"),
         (["n50_s1"], {"subsets": ["articles"]}, "unknown subset 'articles'; choose from questions, corpus"),
@@ -252,7 +252,7 @@ def test_the_command_line_publishes_and_reports_each_configuration(tmp_path: Pat
         "n50_s1_database/test-00000-of-00001.parquet",
     ]
     bad = run("-m", "phantom_wiki", "publish", "n50_s1_rag", "--out", str(tmp_path / "r2"))
-    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "whole universes" in bad.stderr
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "whole universe" in bad.stderr
     dropping = run("-m", "phantom_wiki", "publish", "n50_s1", "--subsets", "corpus", "--out", str(tmp_path / "r"))
     assert dropping.returncode == 2 and dropping.stderr.count("\n") == 1 and "n50_s1_database" in dropping.stderr
     replaced = run(

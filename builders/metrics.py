@@ -382,3 +382,70 @@ def read_response(response: str) -> dict[str, Any]:
     }
     answer = " ".join(_CITATION.sub(" ", line).split()).strip("*\"'` ").removesuffix(".").strip("*\"'` ")
     return {"answer": answer, "citations": sorted(cited)}
+
+
+# --- retrieval: how well a ranking holds a question's required articles ----------------------------------------
+
+
+def _relevant(relevant: Iterable[str]) -> set[str]:
+    wanted = set(relevant)
+    if not wanted:
+        raise ValueError("a retrieval metric needs at least one relevant (required) article")
+    return wanted
+
+
+def recall_at_k(ranked: Sequence[str], relevant: Iterable[str], k: int) -> float:
+    """The share of the relevant (required) articles among the first k of a ranking."""
+    wanted = _relevant(relevant)
+    return len(wanted & set(ranked[:k])) / len(wanted)
+
+
+def reciprocal_rank(ranked: Sequence[str], relevant: Iterable[str]) -> float:
+    """1 / the rank of the first relevant article in the ranking (0 when none is in it): MRR's term, and MRR@k of a
+    ranking cut at k."""
+    wanted = _relevant(relevant)
+    return next((1 / rank for rank, title in enumerate(ranked, 1) if title in wanted), 0.0)
+
+
+def ndcg_at_k(ranked: Sequence[str], relevant: Iterable[str], k: int) -> float:
+    """nDCG@k with binary relevance: sum of 1 / log2(rank + 1) over the relevant articles in the first k, over the
+    same sum for a ranking that puts every relevant article first."""
+    wanted = _relevant(relevant)
+    gain = sum(1 / math.log2(rank + 1) for rank, title in enumerate(ranked[:k], 1) if title in wanted)
+    ideal = sum(1 / math.log2(rank + 1) for rank in range(1, min(k, len(wanted)) + 1))
+    return gain / ideal
+
+
+def required_recall(retrieved: Iterable[str], required: Iterable[str]) -> float:
+    """The share of a question's required articles among those retrieved, in any order (an agent's recall)."""
+    wanted = _relevant(required)
+    return len(wanted & set(retrieved)) / len(wanted)
+
+
+def retrieval_scores(
+    rankings: Mapping[str, Sequence[str]], required: Mapping[str, Iterable[str]], ks: Sequence[int] = (4,)
+) -> dict[str, Any]:
+    """Retrieval metrics per question and their means: `recall@k` of the required set, `ndcg@k` of the required
+    articles, `sufficient@k` (the first k hold the whole required set) for each k of `ks`, and `mrr` (over the
+    ranking as deep as it is given). `rankings` maps a question (or row) id to its ranked titles, `required` the
+    same ids to the articles its answer needs; ``count`` is the number of questions."""
+    if not ks or any(isinstance(k, bool) or not isinstance(k, int) or k < 1 for k in ks):
+        raise ValueError(f"ks={list(ks)!r} must be whole numbers of at least 1")
+    missing = sorted(set(rankings) - set(required))
+    if missing:
+        raise ValueError(f"no required articles for {missing[0]!r}; give them for every ranking")
+    per_question: dict[str, dict[str, float]] = {}
+    for key, ranked in rankings.items():
+        wanted = _relevant(required[key])
+        scores = {"mrr": reciprocal_rank(ranked, wanted)}
+        for k in ks:
+            scores[f"recall@{k}"] = recall_at_k(ranked, wanted, k)
+            scores[f"ndcg@{k}"] = ndcg_at_k(ranked, wanted, k)
+            scores[f"sufficient@{k}"] = float(wanted <= set(ranked[:k]))
+        per_question[key] = scores
+    names = ["mrr", *(f"{name}@{k}" for k in ks for name in ("recall", "ndcg", "sufficient"))]
+    means = {
+        name: sum(scores[name] for scores in per_question.values()) / len(per_question) if per_question else math.nan
+        for name in names
+    }
+    return {**means, "count": len(per_question), "per_question": per_question}

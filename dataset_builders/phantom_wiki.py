@@ -58,6 +58,9 @@ class PhantomWikiConfig(datasets.BuilderConfig):
     document_format: str = Settings.document_format
     retrieval_k: int = Settings.retrieval_k
     retriever: str = Settings.retriever
+    context_tokens: int = Settings.context_tokens
+    evidence_position: str = Settings.evidence_position
+    tokenizer: str = Settings.tokenizer
 
     def __post_init__(self) -> None:
         parse_name(self.name)  # first: a name outside the grammar (`../x`) is our one line, not datasets' error
@@ -90,7 +93,7 @@ class PhantomWiki(datasets.GeneratorBasedBuilder):
     def _info(self) -> datasets.DatasetInfo:
         return datasets.DatasetInfo(
             description=_DESCRIPTION,
-            features=datasets_features(self.config.subset),
+            features=datasets_features(self.config.subset, self.config.settings),
             homepage=_HOMEPAGE,
             citation=_CITATION,
             license=_LICENSE,

@@ -7,70 +7,93 @@ registered.
     python -m leakproof_eval tasks-path        # the folder for lm_eval's --include_path
     python -m leakproof_eval report results/ runs/oracle --out report/   # tables and figures of results
 
-`run` takes exactly lm_eval's arguments; it adds `--include_path <tasks>` when none is given, and refuses
-`push_samples_to_hub` for NeoQA tasks (a model's responses may quote the CC BY-ND articles).
+`run` takes exactly lm_eval's arguments, parsed by lm_eval's own parser; it adds `--include_path <tasks>` when none
+is given, and refuses `push_samples_to_hub` for NeoQA tasks (a model's responses may quote the CC BY-ND articles).
 """
 
 from __future__ import annotations
 
+import argparse
+import json
 import math
-import re
 import socket
 import sys
 import tempfile
 import urllib.parse
 from pathlib import Path
+from typing import Any
 
 from . import TaskSetupError, tasks_path
 
 USAGE = "usage: python -m leakproof_eval {run <lm_eval arguments> | tasks-path | report RESULTS... [--out DIR]}"
 
 
-def _pushes_neoqa_samples(args: list[str]) -> bool:
-    """True when the arguments ask to push samples to the Hub and mention NeoQA (a task, a tag or its metadata)."""
-    joined = ",".join(args).lower().replace(" ", "")
-    return re.search(r"push_samples_to_hub\"?[=:]\"?(true|1|yes)\b", joined) is not None and "neoqa" in joined
+def _pushes_neoqa_samples(parsed: argparse.Namespace) -> bool:
+    """True when the run asks to push samples to the Hub and names NeoQA (a task, a tag or its metadata)."""
+    push = str((parsed.hf_hub_log_args or {}).get("push_samples_to_hub", "")).lower() in ("true", "1", "yes")
+    named = " ".join([*(parsed.tasks or []), json.dumps(getattr(parsed, "metadata", None) or {}, default=str)])
+    return push and "neoqa" in named.lower()
 
 
 def run(args: list[str]) -> int:
-    """Register the models, then hand the arguments to lm_eval's CLI as `lm_eval run ...` would."""
-    from lm_eval.__main__ import cli_evaluate
-
+    """Register the models, parse the arguments with lm_eval's own parser (as `lm_eval run ...` would), check what
+    would otherwise fail late or loudly, and hand the parsed arguments to lm_eval."""
     from . import models  # noqa: F401  (registration)
 
-    if _pushes_neoqa_samples(args):
+    try:
+        cli, parsed = parse(args)
+    except ValueError as error:  # a malformed value lm_eval's parser reads (bad JSON in --model_args, ...)
+        print(f"leakproof_eval: {_first_line(error)}", file=sys.stderr)
+        return 2
+    if _pushes_neoqa_samples(parsed):
         print(
             "leakproof_eval: refusing to push NeoQA samples to the Hub: the model's responses may quote the "
             "CC BY-ND 4.0 articles; drop push_samples_to_hub or the NeoQA tasks",
             file=sys.stderr,
         )
         return 2
-    limit = _option(args, "--limit")
-    if limit is not None and not _positive(limit):
+    limit = parsed.limit
+    if limit is not None and not (math.isfinite(limit) and limit > 0):
         print(
-            f"leakproof_eval: --limit {limit} must be above 0 and finite (a count of documents, or a share below 1)",
+            f"leakproof_eval: --limit {limit:g} must be above 0 and finite (a count of documents, or a share below 1)",
             file=sys.stderr,
         )
         return 2
+    model_args = dict(parsed.model_args or {})
     problem = (
-        _unusable_model(_option(args, "--model"))
-        or _unwritable(_option(args, "--output_path"))
-        or _unreachable(_option(args, "--model"), _option(args, "--model_args"))
+        _unusable_model(parsed.model)
+        or _unwritable(parsed.output_path)
+        or _unreachable(parsed.model, str(model_args.get("base_url", "")))
     )
     if problem:
         print(f"leakproof_eval: {problem}", file=sys.stderr)
         return 2
-    if not any(arg == "--include_path" or arg.startswith("--include_path=") for arg in args):
-        args = [*args, "--include_path", tasks_path()]
-    args = _name_no_weights_model(args)
-    sys.argv = ["lm_eval", "run", *args]
+    if not parsed.include_path:
+        parsed.include_path = tasks_path()
+    from .models import NO_WEIGHTS_MODELS
+
+    if parsed.model in NO_WEIGHTS_MODELS and "model" not in model_args:  # results go to --output_path/<name>/
+        parsed.model_args = {**model_args, "model": parsed.model}
     try:
-        cli_evaluate()
-    except (TaskSetupError, ValueError) as error:  # lm_eval's argument errors (bad JSON, unknown task or model)
-        first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-        print(f"leakproof_eval: {first[:600]}", file=sys.stderr)
+        cli.execute(parsed)
+    except (TaskSetupError, ValueError) as error:  # lm_eval's late errors (an unknown task or model, bad metadata)
+        print(f"leakproof_eval: {_first_line(error)}", file=sys.stderr)
         return 2
     return 0
+
+
+def parse(args: list[str]) -> tuple[Any, argparse.Namespace]:
+    """(lm_eval's command line, the arguments it parsed) for `lm_eval run ARGS`; argparse's own errors exit 2."""
+    from lm_eval._cli.harness import HarnessCLI
+
+    sys.argv = ["lm_eval", "run", *args]
+    cli = HarnessCLI()
+    return cli, cli.parse_args()
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip()
+    return (text.splitlines()[0] if text else type(error).__name__)[:600]
 
 
 def _unusable_model(name: str | None) -> str | None:
@@ -89,35 +112,6 @@ def _unusable_model(name: str | None) -> str | None:
             '"lm_eval[hf]" (torch, transformers); for vllm, "lm_eval[vllm]"; or use an OpenAI-compatible server'
         )
     return None
-
-
-def _name_no_weights_model(args: list[str]) -> list[str]:
-    """Add `model=<name>` to a no-weights model's --model_args, so its results go to --output_path/<name>/."""
-    from .models import NO_WEIGHTS_MODELS
-
-    model, model_args = _option(args, "--model"), _option(args, "--model_args")
-    if model not in NO_WEIGHTS_MODELS or (model_args is not None and "model=" in model_args):
-        return args
-    if model_args is None:
-        return [*args, "--model_args", f"model={model}"]
-    return [f"{arg},model={model}" if arg in (model_args, f"--model_args={model_args}") else arg for arg in args]
-
-
-def _option(args: list[str], name: str) -> str | None:
-    """The value of `--name VALUE` or `--name=VALUE` in lm_eval's arguments, if given."""
-    for index, arg in enumerate(args):
-        if arg == name and index + 1 < len(args):
-            return args[index + 1]
-        if arg.startswith(name + "="):
-            return arg.split("=", 1)[1]
-    return None
-
-
-def _positive(text: str) -> bool:
-    try:
-        return math.isfinite(float(text)) and float(text) > 0
-    except ValueError:
-        return False
 
 
 def _unwritable(output_path: str | None) -> str | None:
@@ -140,13 +134,12 @@ API_MODELS = ("local-completions", "local-chat-completions", "openai-completions
 REACH_TIMEOUT = 5.0
 
 
-def _unreachable(model: str | None, model_args: str | None) -> str | None:
+def _unreachable(model: str | None, base_url: str) -> str | None:
     """Why an API model's base_url cannot be reached (nothing listens there, no such host), said at once and once,
     before lm_eval would retry every request and log each failure."""
-    if model not in API_MODELS or not model_args:
+    base_url = base_url.strip()
+    if model not in API_MODELS or not base_url:
         return None
-    options = dict(part.split("=", 1) for part in model_args.split(",") if "=" in part)
-    base_url = options.get("base_url", "").strip()
     parts = urllib.parse.urlsplit(base_url)
     if not base_url or parts.scheme not in ("http", "https") or not parts.hostname:
         return None if not base_url else f"base_url {base_url!r} in --model_args is not an http(s) URL"

@@ -122,6 +122,8 @@ def universe_from(metadata: Mapping[str, Any]) -> Universe:
                 raise TaskSetupError(f"{PREFIX}{part}={value!r} must be a whole number")
             parts[part] = value
     knobs = {key: ours[key] for key in Settings.knobs() if key in ours}
+    if isinstance(knobs.get("retrieval_k"), list):  # a sweep of phantom_wiki_rag: the other tasks take the first
+        knobs["retrieval_k"] = retrieval_depths(metadata)[0]
     try:
         settings, _ = settings_from(format_name(parts["size"], parts["depth"], parts["seed"]), **knobs)
         check_memory(settings)  # on parse: a universe this machine cannot hold is refused before any task loads
@@ -143,6 +145,15 @@ def _recorded(ours: Mapping[str, Any], universe: Universe) -> Universe:
         if universe.release is not None:
             resolved["release"] = universe.release.record()
     return universe
+
+
+def retrieval_depths(metadata: Mapping[str, Any]) -> list[int]:
+    """The retrieval depths `phantom_wiki_retrieval_k` asks for, smallest first: one number, or a list to sweep."""
+    value = metadata.get(PREFIX + "retrieval_k", Settings.retrieval_k)
+    ks = value if isinstance(value, list) else [value]
+    if not ks or any(isinstance(k, bool) or not isinstance(k, int) or k < 1 for k in ks):
+        raise TaskSetupError(f"{PREFIX}retrieval_k={value!r} must be a whole number of at least 1, or a list of them")
+    return sorted(set(ks))
 
 
 def _dataset(docs: list[dict[str, Any]], what: str) -> Any:
@@ -184,34 +195,39 @@ def load_questions(**metadata: Any) -> Any:
     return _dataset(docs, f"{universe.name}_questions")
 
 
+def evidence_doc(key: str, row: Mapping[str, Any], cite: bool) -> dict[str, Any]:
+    """An instance or RAG row as a document naming its articles by title (their texts are held under `key`)."""
+    return {
+        "benchmark": BENCHMARK,
+        "universe": key,
+        "cite": cite,
+        "id": row.get("instance_id", row["question_id"]),
+        "question_id": row["question_id"],
+        "question_family_id": row["question_family_id"],
+        "question": row["question"],
+        "closed_world": row["closed_world"],
+        "unanswerable_kind": row["unanswerable_kind"],
+        "premise_status": row["premise_status"],
+        "missing_role": row.get("missing_role", ""),
+        "answer": row["answer"],
+        "question_answer": row["question_answer"],
+        "answerable": row["answerable"],
+        "citations": row["citations"],
+        "document_titles": [d["title"] for d in row["documents"]],
+        # for `python -m leakproof_eval report`'s breakdown by distractors (rag rows have none; no prompt shows it)
+        "num_distractors": row.get("num_distractors"),
+        "difficulty": row["difficulty"],
+        "is_aggregation_question": row["is_aggregation_question"],
+    }
+
+
 def _evidence_docs(metadata: Mapping[str, Any], subset: str, cite: bool) -> Any:
     """Instances or RAG rows as documents naming their articles by title, sufficient and insufficient interleaved."""
     universe = universe_from(metadata)
     rows = universe.load(subset)
     key = keep(universe.key(subset), {d["title"]: d["text"] for row in rows for d in row["documents"]})
     docs = [
-        {
-            "benchmark": BENCHMARK,
-            "universe": key,
-            "cite": cite,
-            "id": row.get("instance_id", row["question_id"]),
-            "question_id": row["question_id"],
-            "question_family_id": row["question_family_id"],
-            "question": row["question"],
-            "closed_world": row["closed_world"],
-            "unanswerable_kind": row["unanswerable_kind"],
-            "premise_status": row["premise_status"],
-            "missing_role": row.get("missing_role", ""),
-            "answer": row["answer"],
-            "question_answer": row["question_answer"],
-            "answerable": row["answerable"],
-            "citations": row["citations"],
-            "document_titles": [d["title"] for d in row["documents"]],
-            # for `python -m leakproof_eval report`'s breakdown by distractors (rag rows have none; no prompt shows it)
-            "num_distractors": row.get("num_distractors"),
-            "difficulty": row["difficulty"],
-            "is_aggregation_question": row["is_aggregation_question"],
-        }
+        evidence_doc(key, row, cite)
         for row in interleaved(rows, lambda r: r["answerable"] == SUFFICIENT, universe.settings.seed, subset)
     ]
     return _dataset(docs, f"{universe.name}_{subset}")
@@ -228,8 +244,11 @@ def load_instances_cite(**metadata: Any) -> Any:
 
 
 def load_rag(**metadata: Any) -> Any:
-    """`phantom_wiki_rag`: each question with its BM25 top-k articles, sufficient or not (exact)."""
-    return _evidence_docs(metadata, "rag", cite=False)
+    """`phantom_wiki_rag`: each question with its BM25 top-k articles, sufficient or not (exact), with the articles
+    its answer needs (retrieval is scored on its own); `phantom_wiki_retrieval_k` may be a list to sweep."""
+    from .phantom_wiki_sweeps import load_rag_sweep
+
+    return load_rag_sweep(metadata, cite=False)
 
 
 def load_mc(**metadata: Any) -> Any:
@@ -250,7 +269,9 @@ def load_mc(**metadata: Any) -> Any:
 
 def load_rag_cite(**metadata: Any) -> Any:
     """`phantom_wiki_rag_cite`: the RAG rows, the prompt asking for document numbers."""
-    return _evidence_docs(metadata, "rag", cite=True)
+    from .phantom_wiki_sweeps import load_rag_sweep
+
+    return load_rag_sweep(metadata, cite=True)
 
 
 # --- prompts ---------------------------------------------------------------------------------------------------
@@ -320,9 +341,14 @@ def score_question(doc: Mapping[str, Any], results: Sequence[str]) -> dict[str, 
     return metrics.answer_scores(results[0], doc["answer"])
 
 
+SWEEP_FIELDS = ("max_length", "evidence_position", "retrieval_k", "required_titles")
+"""Fields a swept document carries (phantom_wiki_sweeps.py) that its per-length, per-position or per-k metrics read."""
+
+
 def _scored(doc: Mapping[str, Any], prediction: Mapping[str, Any]) -> dict[str, Any]:
-    """What a corpus-level aggregation needs of one document: its gold fields and the prediction."""
-    return {
+    """What a corpus-level aggregation needs of one document: its gold fields and the prediction (and, for a swept
+    document, where in the sweep it sits; for a retrieved one, what was retrieved and what was needed)."""
+    item = {
         "id": doc["id"],
         "answerable": doc["answerable"],
         "unanswerable_kind": doc["unanswerable_kind"],
@@ -330,6 +356,10 @@ def _scored(doc: Mapping[str, Any], prediction: Mapping[str, Any]) -> dict[str, 
         "citations": list(doc["citations"]),
         "prediction": dict(prediction),
     }
+    item.update({key: doc[key] for key in SWEEP_FIELDS if key in doc})
+    if "required_titles" in doc:
+        item["document_titles"] = list(doc["document_titles"])
+    return item
 
 
 def score_evidence(doc: Mapping[str, Any], results: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:

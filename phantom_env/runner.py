@@ -31,7 +31,7 @@ from typing import Any, Protocol
 
 from builders import __version__
 from builders.locks import FolderBusy, held
-from builders.metrics import answer_scores, read_response
+from builders.metrics import answer_scores, read_response, required_recall
 from builders.phantomwiki.generate import Generated
 from builders.phantomwiki.required import RequiredSets, starts_from_attribute
 from builders.phantomwiki.solver import parse_literal
@@ -108,6 +108,7 @@ def run_episode(
     else:
         raise ValueError(f"unknown mode {mode!r}; expected one of {', '.join(MODES)}")
     scores = answer_scores(state.answer or [], task.gold)
+    scores["retrieval_recall"] = required_recall(episode.retrieved, task.required)  # required articles it read
     return {
         "id": task.id,
         "question": task.question,
@@ -420,6 +421,7 @@ def summarise(trajectories: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "recall": mean("recall"),
         "f1": mean("f1"),
         "exact_match": mean("exact_match"),
+        "retrieval_recall": mean("retrieval_recall"),
         "tool_calls_per_question": calls / count if count else float("nan"),
         "minimum_calls_per_question": minimum / count if count else float("nan"),
         "retrieve_calls": sum(
@@ -439,6 +441,7 @@ def table(summary: dict[str, Any]) -> str:
         ("exact match", f"{summary['exact_match']:.3f}"),
         ("precision", f"{summary['precision']:.3f}"),
         ("recall", f"{summary['recall']:.3f}"),
+        ("required articles retrieved (recall)", f"{summary['retrieval_recall']:.3f}"),
         ("tool calls per question", f"{summary['tool_calls_per_question']:.2f}"),
         ("minimum per question", f"{summary['minimum_calls_per_question']:.2f}"),
     ]

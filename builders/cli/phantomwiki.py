@@ -129,7 +129,7 @@ def write_files(
         if bars:
             total = {"questions": len(generated.questions), "corpus": len(generated.articles), "database": 1}
             rows = counted(rows, f"writing {subset}", total.get(subset))
-        written[subset] = write_rows(rows, out / f"{subset}.{file_format}", file_format, arrow_schema(subset))
+        written[subset] = write_rows(rows, out / f"{subset}.{file_format}", file_format, arrow_schema(subset, settings))
         generated.timings[f"write {subset}"] = time.perf_counter() - began
     return generated, written
 

@@ -25,6 +25,11 @@ INSUFFICIENT = ("by_role", "all")
 DISTRACTORS = ("hard", "easy")
 FORMATS = DOCUMENT_FORMATS
 RETRIEVERS = ENGINES
+POSITIONS = ("random", "spread")
+"""evidence_position's named values; any other is a depth between 0 and 1 (see `depth_of`)."""
+
+
+MIN_CONTEXT_TOKENS = 256
 
 
 class ConfigError(ValueError):
@@ -56,6 +61,18 @@ RANGES: dict[str, tuple[Callable[[Any], bool], str]] = {
     "document_format": (lambda v: v in FORMATS, f"one of {', '.join(FORMATS)}"),
     "retrieval_k": (lambda v: v >= 1, "at least 1"),
     "retriever": (lambda v: v in RETRIEVERS, f"one of {', '.join(RETRIEVERS)}"),
+    "context_tokens": (
+        lambda v: v == 0 or v >= MIN_CONTEXT_TOKENS,
+        f"0 (off) or at least {MIN_CONTEXT_TOKENS} tokens of documents",
+    ),
+    "evidence_position": (
+        lambda v: v in POSITIONS or canonical_depth(v) == v,
+        "random, spread, or a depth between 0 and 1 such as 0.25 (the share of distractor tokens before the evidence)",
+    ),
+    "tokenizer": (
+        lambda v: v == v.strip() and "\n" not in v,
+        "a tokenizer's name or folder (transformers, files on this machine), or empty for the estimate",
+    ),
 }
 """Each setting with a range: the check, and the words the error (and `python -m phantom_wiki list`) use."""
 
@@ -90,18 +107,59 @@ class Settings:
     document_format: str = "markdown"  # "markdown", "text" or "html"
     retrieval_k: int = 4  # BM25 top-k of the `rag` subset (the paper's 4)
     retriever: str = "bm25s"  # "bm25s" or the pure-Python reference "rank_bm25"
+    # Long context (builders/phantomwiki/instances.py, builders/tokens.py): off by default.
+    context_tokens: int = 0  # > 0: each row's documents filled with distractors up to this many tokens, never above
+    evidence_position: str = "random"  # "random" (shuffled), "spread" (evenly), or a depth "0" ... "1"
+    tokenizer: str = ""  # count tokens with this transformers tokenizer (local files); "" = the estimate
+
+    @property
+    def long_context(self) -> bool:
+        """Whether instance rows are filled to a token length (and carry the long-context fields)."""
+        return self.context_tokens > 0
 
     def validate(self) -> Settings:
         """Raise ConfigError naming the first value out of range."""
         for name, (ok, expected) in RANGES.items():
             if not ok(getattr(self, name)):
                 raise ConfigError(f"{name}={getattr(self, name)!r} is out of range: expected {expected}")
+        for name, value, default in (
+            ("evidence_position", self.evidence_position, "random"),
+            ("tokenizer", self.tokenizer, ""),
+        ):
+            if value != default and not self.long_context:
+                raise ConfigError(f"{name}={value!r} applies to rows filled to a length: set context_tokens too")
+        if self.long_context and self.instance_layout != "fixed":
+            raise ConfigError(
+                f"context_tokens={self.context_tokens} fills each row to a length: it takes instance_layout='fixed', "
+                f"not {self.instance_layout!r}"
+            )
         return self
 
     @classmethod
     def knobs(cls) -> tuple[str, ...]:
         """Settings that are keyword arguments rather than parts of the configuration name."""
         return tuple(f.name for f in fields(cls) if f.name not in ("size", "seed", "depth"))
+
+
+def canonical_depth(value: object) -> str | None:
+    """A depth in [0, 1] written the one way settings hold it ("0", "0.25", "1"), or None if `value` is not one.
+
+    Settings carry the depth as a string, as the command line and lm-eval metadata carry it, beside the named
+    positions "random" and "spread"; a number or numeric text is written with `format(float, "g")`, so 0.5, "0.50"
+    and ".5" are one setting and one cache entry.
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        return None
+    try:
+        depth = float(value)
+    except ValueError:
+        return None
+    return format(depth, "g") if 0.0 <= depth <= 1.0 else None
+
+
+def depth_of(position: str) -> float | None:
+    """The depth an evidence_position names (None for "random" and "spread")."""
+    return None if position in POSITIONS else float(position)
 
 
 def parse_name(name: str) -> tuple[int, int, int, str]:
@@ -155,6 +213,9 @@ def settings_from(name: str, **knobs: object) -> tuple[Settings, str]:
                 f"{key}={value!r} contradicts the configuration name {name!r}, which says {key}={named[key]}"
             )
     values: dict[str, Any] = {**{k: v for k, v in knobs.items() if k not in named}, **named}
+    position = values.get("evidence_position")
+    if position is not None and position not in POSITIONS and canonical_depth(position) is not None:
+        values["evidence_position"] = canonical_depth(position)  # 0.5, "0.50", ".5" -> "0.5"
     for f in fields(Settings):
         if f.name not in values:
             continue

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 _STRING = {"dtype": "string", "_type": "Value"}
 _INT = {"dtype": "int32", "_type": "Value"}
 _BOOL = {"dtype": "bool", "_type": "Value"}
+_FLOAT = {"dtype": "float64", "_type": "Value"}
 _DOCUMENTS = [{"title": _STRING, "text": _STRING}]
 _QUESTION = {
     "question_id": _STRING,
@@ -71,6 +72,25 @@ FEATURES: dict[str, dict[str, Any]] = {
 }
 
 
+LONG_CONTEXT: dict[str, Any] = {
+    "context_tokens": _INT,  # the length asked (setting context_tokens)
+    "num_tokens": _INT,  # the documents' tokens as a prompt joins them: at most context_tokens
+    "tokenizer": _STRING,  # what counted them: the tokenizer's name, or "estimate"
+    "evidence_position": _STRING,  # the placement asked: random, spread or a depth such as 0.25
+    "evidence_depth": [_FLOAT],  # [where the row's first own article starts, where its last ends], shares of tokens
+}
+"""The fields instance rows add when they are filled to a length (`context_tokens` > 0); other rows keep FEATURES."""
+
+
+def subset_features(subset: str, settings: Any = None) -> dict[str, Any]:
+    """A subset's features under `settings` (a builders.phantomwiki.config.Settings): long instances add
+    LONG_CONTEXT."""
+    features = FEATURES[subset]
+    if subset == "instances" and settings is not None and settings.long_context:
+        return {**features, **LONG_CONTEXT}
+    return features
+
+
 def arrow_type(feature: Any) -> pa.DataType:
     """The Arrow type `datasets` stores a feature (in dict form) as."""
     import pyarrow as pa
@@ -78,21 +98,23 @@ def arrow_type(feature: Any) -> pa.DataType:
     if isinstance(feature, list):
         return pa.list_(arrow_type(feature[0]))
     if feature.get("_type") == "Value":
-        return {"string": pa.string(), "int32": pa.int32(), "bool": pa.bool_()}[feature["dtype"]]
+        return {"string": pa.string(), "int32": pa.int32(), "bool": pa.bool_(), "float64": pa.float64()}[
+            feature["dtype"]
+        ]
     return pa.struct([(name, arrow_type(value)) for name, value in feature.items()])
 
 
-def arrow_schema(subset: str) -> pa.Schema:
+def arrow_schema(subset: str, settings: Any = None) -> pa.Schema:
     """The Arrow schema of a subset, with its features in the metadata (so plain `load_dataset` reads them)."""
     import pyarrow as pa
 
-    features = FEATURES[subset]
+    features = subset_features(subset, settings)
     metadata = {"huggingface": json.dumps({"info": {"features": features}})}
     return pa.schema([(name, arrow_type(value)) for name, value in features.items()], metadata=metadata)
 
 
-def datasets_features(subset: str) -> datasets.Features:
+def datasets_features(subset: str, settings: Any = None) -> datasets.Features:
     """The subset's features as a `datasets.Features` (imports `datasets`)."""
     import datasets
 
-    return datasets.Features.from_dict(FEATURES[subset])
+    return datasets.Features.from_dict(subset_features(subset, settings))

@@ -6,7 +6,7 @@ from collections.abc import Iterator, Sequence
 from typing import Protocol, TypeVar
 
 from .articles import article_facts
-from .instances import Evidence, build_rag, question_instances
+from .instances import Evidence, build_rag, check_length, question_instances
 from .prolog import program_text
 from .stages import Generated, Progress, complete, generate, generate_universe, timed
 
@@ -33,6 +33,16 @@ def shared_evidence(generated: Generated) -> Evidence:
     if not isinstance(evidence, Evidence):
         with timed(generated.timings, "evidence", generated.progress):
             evidence = generated.derived["evidence"] = Evidence(generated)
+    return evidence
+
+
+def instance_evidence(generated: Generated) -> Evidence:
+    """The shared evidence, once checked for the `instances` subset: with `context_tokens` set, a length the
+    universe cannot fill is refused (a one-line ConfigError) before any row is written, whatever writes them."""
+    evidence = shared_evidence(generated)
+    if not generated.derived.get("instance length checked"):
+        check_length(evidence, generated.questions)
+        generated.derived["instance length checked"] = True
     return evidence
 
 
@@ -82,7 +92,7 @@ def database_rows(generated: Generated, part: Part = WHOLE) -> Iterator[dict]:
 
 def instance_rows(generated: Generated, part: Part = WHOLE) -> Iterator[dict]:
     """Rows of the `instances` subset: sufficient / insufficient evidence with distractors, per question."""
-    evidence = shared_evidence(generated)
+    evidence = instance_evidence(generated)
     for question in part_of(generated.questions, part):  # question by question, so a subset is never held whole
         yield from question_instances(evidence, question)
 
@@ -111,6 +121,8 @@ def prepare(generated: Generated, subsets: Sequence[str]) -> Generated:
     complete(generated, with_questions=questions, with_articles=articles)
     if evidence:
         shared_evidence(generated)
+    if "instances" in subsets:
+        instance_evidence(generated)
     return generated
 
 

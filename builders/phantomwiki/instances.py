@@ -47,9 +47,11 @@ from ..evidence import ABLATION_LEVELS, citations, render
 from ..metrics import DEFLECTION
 from ..retrieval import Bm25Index, top_k
 from ..rng import below, pick, shuffled, stream
+from ..tokens import SEPARATOR, Counter, TokenizerError, counter
 from .articles import read_article
-from .config import Settings, universe_name
+from .config import ConfigError, Settings, universe_name
 from .kinship import Kinship
+from .long_context import Costs, Tiers, evidence_depth, family_trees, fill, place
 from .options import UNANSWERABLE, OptionMaker
 from .questions import Question
 from .reading import CompiledArticle, Names, Reading, compile_article
@@ -108,6 +110,9 @@ class Evidence:
         self._index: Bm25Index | None = None
         self._scores: np.ndarray | None = None  # BM25 scores of the question last asked, by title position
         self._scores_key: str | None = None
+        self._rendered: dict[str, str] = {}  # title -> its document text (long rows render each article once)
+        self._costs: dict[str, int] | None = None  # title -> tokens of its document (long rows)
+        self._trees: tuple[list[int], dict[int, list[int]]] | None = None  # (person -> tree, tree -> people)
 
     @property
     def index(self) -> Bm25Index:
@@ -417,7 +422,65 @@ class Evidence:
 
     def document(self, title: str) -> dict[str, str]:
         """One document as the instance shows it: title and text in the configured format."""
-        return {"title": title, "text": render(self.texts[title], self.settings.document_format)}
+        return {"title": title, "text": self.rendered(title)}
+
+    def rendered(self, title: str) -> str:
+        """The text of one document in the configured format."""
+        found = self._rendered.get(title)
+        if found is None:
+            found = render(self.texts[title], self.settings.document_format)
+            if self.settings.long_context:
+                self._rendered[title] = found
+        return found
+
+    @property
+    def counter(self) -> Counter:
+        """What counts tokens: the `tokenizer` setting's (a one-line ConfigError when it cannot be loaded)."""
+        try:
+            return counter(self.settings.tokenizer)
+        except TokenizerError as error:
+            raise ConfigError(str(error)) from None
+
+    @property
+    def costs(self) -> Costs:
+        """The tokens of every document as a prompt shows it (stripped), counted once, and of a separator."""
+        if self._costs is None:
+            texts = [self.rendered(title).strip() for title in self.titles]
+            self._costs = dict(zip(self.titles, self.counter.counts(texts)))
+        return Costs(self._costs.__getitem__, self.counter.count(SEPARATOR))
+
+    def measure(self, titles: Sequence[str]) -> int:
+        """The tokens of documents `titles` exactly as a prompt joins them."""
+        return self.counter.documents([self.rendered(title) for title in titles])
+
+    def tiers(self, question: Question, named: Sequence[str], pool: Sequence[str]) -> Tiers:
+        """A question's long-row distractor tiers (long_context.py): `pool`, then the articles of the people the
+        question touches and their families, then every other article; none of `named` or, for a question that
+        starts from an attribute value, of its holders."""
+        universe = self.kinship.universe
+        if self._trees is None:
+            self._trees = (family_trees(universe), {})
+        tree_of, members = self._trees
+        if not members:
+            for person, root in enumerate(tree_of):
+                members.setdefault(root, []).append(person)
+        reading = self.reading(named)
+        reached = reading.component(reading.starts(question.query))
+        people = {universe.ids[n] for n in (reading.names.names[p] for p in reached) if n in universe.ids}
+        touching = {universe.names[p] for p in people}
+        for person in people:
+            touching.update(self.naming(universe.names[person]))
+        for root in {tree_of[p] for p in people}:
+            touching.update(universe.names[p] for p in members[root])
+        skip = set(named)
+        first = parse_literal(question.query[-1])
+        if first.inverse:
+            skip.update(self.holding(first.predicate, first.source.strip()[1:-1]))
+        hard = tuple(t for t in pool if t not in skip)
+        skip.update(hard)
+        family = tuple(t for t in self.titles if t in touching and t not in skip)
+        rest = tuple(t for t in self.titles if t not in touching and t not in skip)
+        return Tiers(hard, family, rest)
 
 
 @dataclass(frozen=True)
@@ -496,20 +559,29 @@ def family_plans(evidence: Evidence, question: Question, base: Case) -> list[Pla
     return plans
 
 
+def question_family(evidence: Evidence, question: Question) -> tuple[Case, list[Plan]] | None:
+    """A question's plain case and the plans of its family's rows, or None when it has no instances."""
+    if not evidence.settings.attribute_questions and starts_from_attribute(question.query):
+        return None
+    base = evidence.case(question, evidence.plain(question))
+    return None if base is None else (base, family_plans(evidence, question, base))
+
+
 def question_instances(evidence: Evidence, question: Question) -> Iterator[dict]:
     """Every instance of one question's family (see family_plans), in a seeded order, each with its own distractors
     and document order: per plan one row, or one per ablation level."""
     s = evidence.settings
-    if not s.attribute_questions and starts_from_attribute(question.query):
+    family = question_family(evidence, question)
+    if family is None:
         return
-    base = evidence.case(question, evidence.plain(question))
-    if base is None:
-        return
-    plans = family_plans(evidence, question, base)
+    base, plans = family
     named = {title for plan in plans for title in plan.case.shown}
     smallest = min(len(plan.case.shown) - bool(plan.missing) for plan in plans)
     most = max(ABLATION_LEVELS) if s.instance_layout == "ablation" else max(0, s.instance_documents - smallest)
     pool = evidence.distractors(question, sorted(named), most + POOL_SLACK) if most else []
+    if s.long_context:
+        yield from shuffled(stream(s.seed, "row order", question.id), _long_rows(evidence, question, base, plans, pool))
+        return
     used: set[tuple[str, ...]] = set()
     rows = []
     for index, plan in enumerate(plans):
@@ -536,6 +608,107 @@ def question_instances(evidence: Evidence, question: Question) -> Iterator[dict]
                 )
             )
     yield from shuffled(stream(s.seed, "row order", question.id), rows)
+
+
+def _tokens(costs: Costs, titles: Sequence[str]) -> int:
+    """The tokens of documents `titles` as the fill counts them: each document and a separator between two."""
+    return sum(costs.of(title) for title in titles) + costs.separator * max(0, len(titles) - 1)
+
+
+def _excluded(evidence: Evidence, question: Question, named: set[str], plan: Plan) -> set[str]:
+    """What a long row never shows as a distractor (long_context.py): its question's own articles, the holders of
+    the value an attribute question starts from, and for an insufficient row every article naming its missing
+    person."""
+    excluded = set(named)
+    first = parse_literal(question.query[-1])
+    if first.inverse:
+        excluded.update(evidence.holding(first.predicate, first.source.strip()[1:-1]))
+    if plan.missing:
+        excluded.add(plan.missing)
+        excluded.update(evidence.naming(plan.missing))
+    return excluded
+
+
+def _family_named(base: Case, plans: Sequence[Plan]) -> set[str]:
+    """Every article a question's rows show of their own (its required sets and the people its premises name)."""
+    return {title for plan in plans for title in plan.case.shown} | set(base.shown)
+
+
+def _long_rows(evidence: Evidence, question: Question, base: Case, plans: list[Plan], pool: list[str]) -> list[dict]:
+    """A question's rows filled to `context_tokens` (long_context.py), none if one row's own articles pass it."""
+    s = evidence.settings
+    costs = evidence.costs
+    shown_of = [[t for t in plan.case.shown if t != plan.missing] for plan in plans]
+    if any(_tokens(costs, shown) > s.context_tokens for shown in shown_of):
+        return []
+    named = _family_named(base, plans)
+    tiers = evidence.tiers(question, sorted(named), pool)
+    layout = f"long-{s.context_tokens}-{s.evidence_position}"
+    used: set[tuple[str, ...]] = set()
+    rows = []
+    for index, (plan, shown) in enumerate(zip(plans, shown_of)):
+        key = f"{universe_name(s)}/{question.id}/{plan.answerable}/{plan.case.form.key}/{plan.missing}/{index}"
+        rng = stream(s.seed, "instance", key, layout)
+        room = s.context_tokens - _tokens(costs, shown)
+        distractors = fill(rng, tiers, _excluded(evidence, question, named, plan), room, costs)
+        titles = place(rng, shown, distractors, s.evidence_position, costs)
+        for _ in range(REDRAWS):  # another row of the question shows the same list: draw the order again
+            if tuple(titles) not in used:
+                break
+            titles = place(rng, shown, distractors, s.evidence_position, costs)
+        measured = evidence.measure(titles)
+        while measured > s.context_tokens and distractors:  # a tokenizer may count the joined text apart
+            titles.remove(distractors.pop())
+            measured = evidence.measure(titles)
+        used.add(tuple(titles))
+        row = _instance_row(evidence, question, plan, titles, distractors, f"{key}/{layout}")
+        row.update(
+            layout="long",
+            context_tokens=s.context_tokens,
+            num_tokens=measured,
+            tokenizer=evidence.counter.name,
+            evidence_position=s.evidence_position,
+            evidence_depth=evidence_depth(titles, set(shown), costs),
+        )
+        rows.append(row)
+    return rows
+
+
+def check_length(evidence: Evidence, questions: Sequence[Question]) -> None:
+    """With `context_tokens` set: a one-line ConfigError when no question's rows fit in it, or when some row cannot
+    be filled to it (naming the largest length every row can reach: its own articles and every one it may show)."""
+    s = evidence.settings
+    if not s.long_context:
+        return
+    costs = evidence.costs
+    everything = _tokens(costs, evidence.titles)
+    largest, shortest, fitting = everything, None, 0
+    for question in questions:
+        family = question_family(evidence, question)
+        if family is None:
+            continue
+        base, plans = family
+        need = max(_tokens(costs, [t for t in plan.case.shown if t != plan.missing]) for plan in plans)
+        shortest = need if shortest is None else min(shortest, need)
+        if need > s.context_tokens:
+            continue
+        fitting += 1
+        named = _family_named(base, plans)
+        for plan in plans:
+            hidden = _excluded(evidence, question, named, plan) - (set(plan.case.shown) - {plan.missing})
+            largest = min(largest, everything - _tokens(costs, sorted(hidden)) - costs.separator * bool(hidden))
+    name = universe_name(s)
+    if not fitting:
+        what = f"the shortest needs {shortest:,}" if shortest is not None else "it has no question with instances"
+        raise ConfigError(
+            f"context_tokens={s.context_tokens} holds no question's own articles in {name}: {what} tokens; "
+            "give a longer length"
+        )
+    if s.context_tokens > largest:
+        raise ConfigError(
+            f"context_tokens={s.context_tokens} is more than {name} can fill: the largest is {largest:,} tokens "
+            f"(the whole corpus is {everything:,}, less the articles a row may not show); give at most {largest}"
+        )
 
 
 def _instance_row(
@@ -572,6 +745,7 @@ def build_instances(
     """Rows of the `instances` subset for every question of a generated configuration (`evidence` reuses a built
     one; generate.instance_rows yields them question by question instead)."""
     evidence = evidence or Evidence(generated, settings)
+    check_length(evidence, generated.questions)
     return [row for question in generated.questions for row in question_instances(evidence, question)]
 
 
@@ -591,6 +765,28 @@ def rag_forms(evidence: Evidence, question: Question) -> list[Form]:
     return shuffled(rng, forms)
 
 
+def _rag_cases(
+    evidence: Evidence, questions: Sequence[Question]
+) -> list[tuple[Question, Form, Case | None, list[str], str]]:
+    """Each `rag` row before retrieval: (question, form, its case if it has a family, its required articles, id)."""
+    s = evidence.settings
+    out = []
+    for question in questions:
+        for form in rag_forms(evidence, question):
+            case = evidence.case(question, form) if evidence.has_family(question) else None
+            required = list(case.required) if case is not None else evidence.required(question)
+            key = f"{universe_name(s)}/{question.id}/rag-{s.retrieval_k}/{form.key}"
+            out.append((question, form, case, required, row_id(key)))
+    return out
+
+
+def rag_required(generated: Generated, settings: Settings | None = None) -> dict[str, list[str]]:
+    """The articles each `rag` row's question (as worded) needs, by `instance_id`: what retrieval is scored against
+    (builders.metrics.retrieval_scores). Not a column of the rows, so their bytes stay as they were."""
+    evidence = Evidence(generated, settings)
+    return {key: required for _, _, _, required, key in _rag_cases(evidence, generated.questions)}
+
+
 def build_rag(
     generated: Generated,
     settings: Settings | None = None,
@@ -601,19 +797,11 @@ def build_rag(
     then the wordings of each question that has a sufficient set (rag_forms), each with its own top-k (for every
     question, or for `questions`)."""
     evidence = evidence or Evidence(generated, settings)
-    s = evidence.settings
-    k = s.retrieval_k
-    cases = [
-        (question, form)
-        for question in (generated.questions if questions is None else questions)
-        for form in rag_forms(evidence, question)
-    ]
-    hits = evidence.index.retrieve([form.question for _, form in cases], k)
+    cases = _rag_cases(evidence, generated.questions if questions is None else questions)
+    hits = evidence.index.retrieve([form.question for _, form, _, _, _ in cases], evidence.settings.retrieval_k)
     rows = []
-    for (question, form), found in zip(cases, hits):
+    for (question, form, case, required, key), found in zip(cases, hits):
         titles = [evidence.titles[i] for i in found]
-        case = evidence.case(question, form) if evidence.has_family(question) else None
-        required = list(case.required) if case is not None else evidence.required(question)
         if form.kind:
             sufficient = False
         elif case is not None:
@@ -622,7 +810,7 @@ def build_rag(
             sufficient = set(required) <= set(titles)
         rows.append(
             {
-                "instance_id": row_id(f"{universe_name(s)}/{question.id}/rag-{k}/{form.key}"),
+                "instance_id": key,
                 **_base_row(evidence, question, form),
                 "answer": list(form.answer) if sufficient else [DEFLECTION],
                 "answerable": "unanswerable" if form.kind else "sufficient" if sufficient else "insufficient",

@@ -4,7 +4,8 @@ Each wording of a question (its form: the question, a premise control, a variant
 gold answer (all of its values as one option, sorted as gold answers are), up to four decoys, and "Unanswerable";
 each row shows them in its own seeded order. Decoys look like the gold option, so that only reading tells them
 apart (spec/validity.md):
-  * the same number of names or values as the gold option, sorted the same way;
+  * the same number of names or values as the gold option, sorted the same way, and as many sharing each surname
+    (the answers of a family question are often siblings);
   * names and values the shown documents state: the people the required articles name (their family and friend
     lists), the values those articles give; first the answer of the question with its last hop's relation
     changed and the answers' siblings and spouses, then the family lists of the shown articles (groups of
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
 
 from ..metrics import answer_set
@@ -69,7 +71,8 @@ class OptionMaker:
             near = [[item for item in group if item in stated] for group in near]
             pool = sorted(stated)
             fallback = [v for v in self.universe.attribute(last.predicate) if v is not None] if values else None
-            decoys = self._from_groups(rng, answer, near, lists, pool, fallback)
+            shape = None if values else _surname_shape(answer)
+            decoys = self._from_groups(rng, answer, near, lists, pool, fallback, shape)
         return [option_text(answer), *decoys, UNANSWERABLE]
 
     def _changed_hop(self, rng: random.Random, query: Sequence[str], answer: Sequence[str]) -> list[list[str]]:
@@ -125,10 +128,17 @@ class OptionMaker:
         lists: list[list[str]],
         pool: list[str],
         fallback: list[str] | None,
+        shape: list[int] | None = None,
     ) -> list[str]:
         """Decoys of len(answer) values each: from one group where a group is large enough (near misses first,
-        then the shown lists in a seeded order), else from the pool of everything the groups name."""
+        then the shown lists in a seeded order), else from the pool of everything the groups name. Names are drawn
+        in the gold answer's `shape` (how many share each surname: the answers of a family question are often
+        siblings), so that no option stands out by its surnames."""
         k = len(answer)
+
+        def draw(group: Sequence[str]) -> list[str]:
+            return _sample(rng, group, k) if shape is None else _shaped(rng, group, shape)
+
         seen = {frozenset(answer_set(list(answer))), frozenset(answer_set(UNANSWERABLE))}
         out: list[str] = []
 
@@ -142,11 +152,11 @@ class OptionMaker:
             if len(out) >= NEAR_MISSES:
                 break
             if len(group) >= k:
-                add(_sample(rng, group, k))
+                add(draw(group))
         for _ in range(ATTEMPTS):  # mixes of names the documents state
             if len(out) >= NEAR_MISSES or len(pool) <= k:
                 break
-            add(_sample(rng, pool, k))
+            add(draw(pool))
         everyone = fallback if fallback is not None else self.universe.names
         for _ in range(ATTEMPTS):  # never fewer than two decoys: anyone's names or values
             if len(out) >= 2:
@@ -178,3 +188,29 @@ class OptionMaker:
 def _sample(rng: random.Random, items: Sequence[str], k: int) -> list[str]:
     """k distinct items (fewer if there are fewer), seeded."""
     return shuffled(rng, sorted(set(items)))[:k]
+
+
+def _surname(name: str) -> str:
+    return name.rsplit(" ", 1)[-1]
+
+
+def _surname_shape(answer: Sequence[str]) -> list[int]:
+    """How many of the names share each surname, largest first: ["Ann Lee", "Bo Lee", "Cy Ma"] -> [2, 1]."""
+    return sorted(Counter(_surname(name) for name in answer).values(), reverse=True)
+
+
+def _shaped(rng: random.Random, names: Sequence[str], shape: list[int]) -> list[str]:
+    """Names from `names` in `shape`: for each count, that many names of one surname not used yet (a surname with
+    enough of them drawn at random); [] when `names` cannot fill the shape."""
+    by_surname: dict[str, list[str]] = {}
+    for name in sorted(set(names)):
+        by_surname.setdefault(_surname(name), []).append(name)
+    surnames = shuffled(rng, sorted(by_surname))
+    out: list[str] = []
+    for count in shape:
+        surname = next((s for s in surnames if len(by_surname[s]) >= count), None)
+        if surname is None:
+            return []
+        surnames.remove(surname)
+        out += _sample(rng, by_surname[surname], count)
+    return out

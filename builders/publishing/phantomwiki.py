@@ -29,7 +29,7 @@ from ..locks import FolderBusy, held
 from ..neoqa import CONFIG_NAMES as NEOQA_CONFIG_NAMES
 from ..phantomwiki import generate as engine
 from ..phantomwiki.config import SUBSETS, ConfigError, Settings, format_name, parse_name, parse_universe, settings_from
-from ..phantomwiki.features import FEATURES, arrow_schema
+from ..phantomwiki.features import arrow_schema, subset_features
 from ..processes import each_result
 from .card import CARD, hub_configs, render, size_category
 from .errors import PublishError, refuse
@@ -199,7 +199,7 @@ def write_shards_of(
         config = format_name(settings.size, settings.depth, settings.seed, subset)
         if progress:
             progress(f"writing {config}")
-        schema = shard_schema(arrow_schema(subset), FEATURES[subset], cards.CANARY, config)
+        schema = shard_schema(arrow_schema(subset, settings), subset_features(subset, settings), cards.CANARY, config)
         shards = write_shards(
             engine.ROWS[subset](generated),
             staging,

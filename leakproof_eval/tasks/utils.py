@@ -10,6 +10,8 @@ from leakproof_eval.neoqa_tasks import prompt as neoqa_prompt  # noqa: F401
 from leakproof_eval.neoqa_tasks import read_choices as neoqa_read_choices  # noqa: F401
 from leakproof_eval.neoqa_tasks import score_generation as neoqa_score_generation  # noqa: F401
 from leakproof_eval.neoqa_tasks import score_multiple_choice as neoqa_score_multiple_choice  # noqa: F401
+from leakproof_eval.phantom_wiki_sweeps import PhantomWikiTask  # noqa: F401
+from leakproof_eval.phantom_wiki_sweeps import load_long as phantom_wiki_load_long  # noqa: F401
 from leakproof_eval.phantom_wiki_tasks import AGGREGATIONS as _PHANTOM_WIKI
 from leakproof_eval.phantom_wiki_tasks import CHOICE_AGGREGATIONS as _PHANTOM_WIKI_MC
 from leakproof_eval.phantom_wiki_tasks import evidence_prompt as phantom_wiki_evidence_prompt  # noqa: F401

@@ -45,6 +45,7 @@ def test_the_oracle_answers_every_question_with_exactly_the_minimal_calls(name, 
         assert sorted(retrieved) == sorted(t.lower() for t in task.required)  # each required article, once
         assert len(trajectory["tool_calls"]) == task.minimum_calls + 1  # and Finish
     assert summary["tool_calls_per_question"] == summary["minimum_calls_per_question"] + 1
+    assert summary["retrieval_recall"] == 1.0  # it read every required article
 
 
 def test_a_random_walk_is_a_floor_far_below(tmp_path):
@@ -52,6 +53,11 @@ def test_a_random_walk_is_a_floor_far_below(tmp_path):
     tasks = tasks_of(generated)
     walk = run(RandomWalkModel(seed=1), corpus, tasks, tmp_path, mode="tools")
     assert walk["finished"] == 500 and walk["f1"] < 0.05
+    trajectories = read_trajectories(tmp_path / TRAJECTORIES).values()
+    for task, trajectory in zip(tasks, trajectories):  # its recall: the share of required articles it retrieved
+        read = {c["argument"].lower() for c in trajectory["tool_calls"] if c["tool"] == "RetrieveArticle"}
+        assert trajectory["retrieval_recall"] == sum(t.lower() in read for t in task.required) / len(task.required)
+    assert 0 < walk["retrieval_recall"] < 0.5
 
 
 def test_the_react_mode_reads_the_papers_protocol(tmp_path):

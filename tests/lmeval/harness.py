@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
@@ -22,9 +23,10 @@ def task_manager(**metadata: Any) -> TaskManager:
 
 
 @cache
-def _loaded(metadata: tuple[tuple[str, Any], ...], names: tuple[str, ...]) -> tuple:
-    """The groups and tasks `names` load to, built once: simple_evaluate takes built objects as it takes names."""
-    loaded = task_manager(**dict(metadata)).load(list(names))
+def _loaded(metadata: str, names: tuple[str, ...]) -> tuple:
+    """The groups and tasks `names` load to, built once per metadata (as JSON text: lists such as max_seq_lengths
+    are values too): simple_evaluate takes built objects as it takes names."""
+    loaded = task_manager(**json.loads(metadata)).load(list(names))
     groups = loaded.get("groups", {})
     children = {child for group in groups.values() for child in group.child_names}
     in_groups = {task.task_name for group in groups.values() for task in group.get_all_tasks()}
@@ -38,7 +40,7 @@ def evaluate(
     model: LM, names: Sequence[str], limit: int | None = None, log_samples: bool = False, **metadata: Any
 ) -> dict[str, Any]:
     """simple_evaluate of `model` on tasks (and groups) built once per (metadata, names) for the session."""
-    tasks = list(_loaded(tuple(sorted(metadata.items())), tuple(names)))
+    tasks = list(_loaded(json.dumps(metadata, sort_keys=True), tuple(names)))
     return simple_evaluate(
         model=model,
         tasks=tasks,

@@ -4,6 +4,7 @@ logs."""
 from __future__ import annotations
 
 import hashlib
+import sys
 from pathlib import Path
 
 import pytest
@@ -232,7 +233,8 @@ def test_the_wrapper_refuses_to_push_neoqa_samples_to_the_hub(capsys, tmp_path):
         (["--tasks", "phantom_wiki", "--hf_hub_log_args", "push_samples_to_hub=True"], False),
     ],
 )
-def test_the_wrapper_refuses_exactly_the_runs_that_would_push_neoqa_samples(args, refused):
-    from leakproof_eval.__main__ import _pushes_neoqa_samples
+def test_the_wrapper_refuses_exactly_the_runs_that_would_push_neoqa_samples(args, refused, monkeypatch):
+    from leakproof_eval.__main__ import _pushes_neoqa_samples, parse
 
-    assert _pushes_neoqa_samples(args) is refused
+    monkeypatch.setattr(sys, "argv", list(sys.argv))
+    assert _pushes_neoqa_samples(parse(args)[1]) is refused  # the arguments as lm_eval's own parser reads them

@@ -23,6 +23,7 @@ TASKS = {
     "phantom_wiki_rag",
     "phantom_wiki_rag_cite",
     "phantom_wiki_mc",
+    "phantom_wiki_long",
     "neoqa",
     "neoqa_gen",
 }

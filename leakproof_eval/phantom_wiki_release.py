@@ -27,9 +27,9 @@ RELEASE_KEYS = (RELEASE, PASSPHRASE_ENV, REVISION)
 _NAMED = ("size", "seed", "depth")
 
 
-def wants_release(ours: Mapping[str, Any]) -> bool:
-    """Whether the metadata (without its `phantom_wiki_` prefix) names a release or one of its options."""
-    return any(key in ours for key in RELEASE_KEYS)
+def wants_release(metadata: Mapping[str, Any]) -> bool:
+    """Whether the metadata names a release or one of its options."""
+    return any(PREFIX + key in metadata for key in RELEASE_KEYS)
 
 
 def published(ours: Mapping[str, Any], universe: str, cache_dir: str | None) -> PublishedUniverse:
@@ -87,6 +87,20 @@ def published(ours: Mapping[str, Any], universe: str, cache_dir: str | None) -> 
             f"{PREFIX}{PASSPHRASE_ENV}: {ours[RELEASE]} is not encrypted, so it takes no passphrase; leave it out"
         )
     return release
+
+
+def require_same_code(release: PublishedUniverse, why: str) -> None:
+    """A one-line TaskSetupError unless this version's code made the release (what `why` needs is derived by
+    generating the universe again, which gives the release's rows only with the same code)."""
+    from builders.digest import PHANTOMWIKI_CODE, code_digest
+
+    made, ours = release.located.manifest.code_digest, code_digest(*PHANTOMWIKI_CODE)
+    if made != ours:
+        raise TaskSetupError(
+            f"{PREFIX}{RELEASE}: {release.located.source} was made by code {made} (leakproof-qa "
+            f"{release.located.manifest.package_version}), not by this version's {ours}: {why}; evaluate it with "
+            "the version that made it"
+        )
 
 
 def released_rows(release: PublishedUniverse, subset: str) -> list[dict[str, Any]]:

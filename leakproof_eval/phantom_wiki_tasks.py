@@ -111,7 +111,7 @@ def universe_from(metadata: Mapping[str, Any]) -> Universe:
         size, depth, seed = parse_universe(ours["config"], "an lm-eval task", "each task picks its own subset")
     except ConfigError as error:
         raise TaskSetupError(f"{PREFIX}config: {error}") from None
-    if wants_release(ours):  # the settings are the release's own (its manifest's); any other is refused
+    if wants_release(metadata):  # the settings are the release's own (its manifest's); any other is refused
         release = published(ours, format_name(size, depth, seed), ours.get("cache_dir"))
         return _recorded(ours, Universe(release.settings, (), ours.get("cache_dir"), release))
     parts = {"size": size, "depth": depth, "seed": seed}

@@ -17,10 +17,18 @@ from builders.publishing.phantomwiki import write_release
 from leakproof_eval import TaskSetupError
 from leakproof_eval.models import OracleLM
 from leakproof_eval.phantom_wiki_tasks import universe_from
-from tests.lmeval.harness import ROOT, evaluate, scores, task_manager
+from tests.lmeval.harness import ROOT, evaluate, task_manager
 from tests.lmeval.test_lmeval_phantom_wiki import ALL_TASKS as TASKS
-from tests.lmeval.test_lmeval_phantom_wiki import metric_names
-from tests.publish.publish_helpers import CONFIG, PASSPHRASE, downloaded, hub_releases, one_line, release_record
+from tests.lmeval.test_lmeval_phantom_wiki import metric_names, scores
+from tests.publish.publish_helpers import (
+    CONFIG,
+    PASSPHRASE,
+    copy_release,
+    downloaded,
+    hub_releases,
+    one_line,
+    release_record,
+)
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
@@ -95,7 +103,8 @@ def test_the_rows_a_task_loads_are_those_load_published_reads(releases, key, tmp
 _HUB_SCRIPT = """
 import json, os, sys
 from leakproof_eval.models import OracleLM
-from tests.lmeval.harness import evaluate, scores
+from tests.lmeval.harness import evaluate
+from tests.lmeval.test_lmeval_phantom_wiki import scores
 out = {}
 for which, repo in (("plain", sys.argv[1]), ("sealed", sys.argv[2])):
     metadata = {"phantom_wiki_config": "n50_s1", "phantom_wiki_release": repo, "phantom_wiki_cache_dir": sys.argv[3]}
@@ -181,3 +190,36 @@ def test_a_release_without_a_subset_a_task_needs_names_what_it_holds(releases, t
         TaskSetupError, match="phantom_wiki_config='n50_s2': .* holds no universe n50_s2 \\(it holds n50_s1\\)"
     ):
         task_manager(**{**metadata, "phantom_wiki_config": "n50_s2"}).load(["phantom_wiki_questions"])
+
+
+def test_rag_is_scored_at_the_retrieval_depth_the_release_was_published_with(tmp_path, universes):
+    release = write_release([CONFIG], tmp_path / "k2", subsets=["questions", "corpus", "rag"], retrieval_k=2).folder
+    metadata = {"phantom_wiki_config": CONFIG, "phantom_wiki_release": str(release)}
+    released = evaluate(OracleLM(), ["phantom_wiki_rag"], **metadata, phantom_wiki_cache_dir=str(tmp_path))
+    generated = evaluate(
+        OracleLM(),
+        ["phantom_wiki_rag"],
+        phantom_wiki_config=CONFIG,
+        phantom_wiki_retrieval_k=2,
+        **{"phantom_wiki_cache_dir": universes},
+    )
+    assert released["results"]["phantom_wiki_rag"] == generated["results"]["phantom_wiki_rag"]
+    assert {"recall@2,answer", "mrr@2,answer", "ndcg@2,answer"} <= set(released["results"]["phantom_wiki_rag"])
+
+
+def test_a_task_a_release_cannot_serve_is_one_line(releases, tmp_path):
+    metadata = release_metadata(releases, "plain", str(tmp_path))
+    with pytest.raises(TaskSetupError) as error:
+        task_manager(**metadata).load(["phantom_wiki_long"])
+    assert "holds n50_s1 at context_tokens=0, and this task needs context_tokens=" in str(error.value)
+    one_line(error.value)
+    other = copy_release(releases["plain"], tmp_path)  # as if an older version had made it
+    manifest = json.loads((other / "manifest.json").read_text())
+    manifest["code_digest"] = "0123456789abcdef"
+    (other / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(TaskSetupError) as error:
+        task_manager(**{**metadata, "phantom_wiki_release": str(other)}).load(["phantom_wiki_rag"])
+    assert "was made by code 0123456789abcdef (leakproof-qa " in str(error.value)
+    assert "the articles each rag question needs" in str(error.value)
+    one_line(error.value)
+    assert task_manager(**{**metadata, "phantom_wiki_release": str(other)}).load(["phantom_wiki_instances"])["tasks"]

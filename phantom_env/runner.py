@@ -107,7 +107,7 @@ def run_episode(
         _run_react(model, episode, task, max_steps, state)
     else:
         raise ValueError(f"unknown mode {mode!r}; expected one of {', '.join(MODES)}")
-    scores = answer_scores(state.answer or [], task.gold)
+    scores: dict[str, float | None] = {**answer_scores(state.answer or [], task.gold)}
     # the share of the question's required articles it read (None for a task that names none)
     scores["retrieval_recall"] = required_recall(episode.retrieved, task.required) if task.required else None
     return {

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import warnings
 from collections.abc import Callable
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any
@@ -25,6 +26,7 @@ INSUFFICIENT = ("by_role", "all")
 DISTRACTORS = ("hard", "easy")
 FORMATS = DOCUMENT_FORMATS
 RETRIEVERS = ENGINES
+RENAMED_RETRIEVER = "bm25s"  # the name of our engine until 0.8.0, still accepted
 POSITIONS = ("random", "spread")
 """evidence_position's named values; any other is a depth between 0 and 1 (see `depth_of`)."""
 
@@ -180,9 +182,10 @@ class Settings:
         expected="at least 1",
     )
     retriever: str = setting(
-        "bm25s",
+        "bm25plus",
         stage="instances",
-        help="the BM25 engine (rank_bm25 is the slow pure-Python reference)",
+        help="the BM25 engine: ours (BM25+, the bm25s library's scores bit for bit), or the slow pure-Python reference "
+        "rank_bm25 ('bm25s', its name until 0.8.0, still means ours)",
         check=lambda v: v in RETRIEVERS,
         expected=f"one of {', '.join(RETRIEVERS)}",
     )
@@ -321,6 +324,13 @@ def settings_from(name: str, **knobs: object) -> tuple[Settings, str]:
                 f"{key}={value!r} contradicts the configuration name {name!r}, which says {key}={named[key]}"
             )
     values: dict[str, Any] = {**{k: v for k, v in knobs.items() if k not in named}, **named}
+    if values.get("retriever") == RENAMED_RETRIEVER:
+        warnings.warn(
+            f"retriever={RENAMED_RETRIEVER!r} is now called {RETRIEVERS[0]!r} (our BM25+, not the bm25s library)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        values["retriever"] = RETRIEVERS[0]
     position = values.get("evidence_position")
     if position is not None and position not in POSITIONS and canonical_depth(position) is not None:
         values["evidence_position"] = canonical_depth(position)  # 0.5, "0.50", ".5" -> "0.5"

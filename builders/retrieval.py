@@ -1,8 +1,8 @@
-"""BM25 retrieval over a corpus: `bm25s`'s scores as the engine, `rank-bm25` as a selectable pure-Python reference.
+"""BM25 retrieval over a corpus: our own BM25+ as the engine, `rank-bm25` as a selectable pure-Python reference.
 
-The "bm25s" engine builds the same BM25+ score matrix as the `bm25s` library (k1, b, delta, idf, the
-non-occurrence term, float64), bit for bit, but with whole-array numpy operations instead of a Python loop
-per document (5 s less at 100,000 articles); tests/phantomwiki/test_retrieval.py holds the two equal.
+The "bm25plus" engine (ours; called "bm25s" until 0.8.0) builds the same BM25+ score matrix as the `bm25s` library
+(k1, b, delta, idf, the non-occurrence term, float64), bit for bit, but with whole-array numpy operations instead of
+a Python loop per document (5 s less at 100,000 articles); tests/phantomwiki/test_retrieval.py holds the two equal.
 
 Both engines score with BM25+ (Lv and Zhai 2011; k1 = 1.5, b = 0.75, delta = 1): its idf,
 log((N + 1) / df), is positive for every term, so words found in every article ("the", "of",
@@ -24,7 +24,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-ENGINES = ("bm25s", "rank_bm25")
+ENGINES = ("bm25plus", "rank_bm25")
 K1, B, DELTA = 1.5, 0.75, 1.0
 _TOKEN = re.compile(r"[0-9a-z]+(?:-[0-9a-z]+)*")
 
@@ -155,16 +155,16 @@ class Bm25PlusMatrix:
 
 
 class Bm25Index:
-    """A BM25+ index over `texts`; `engine` is "bm25s" (fast, default) or "rank_bm25" (reference)."""
+    """A BM25+ index over `texts`; `engine` is "bm25plus" (ours: fast, the default) or "rank_bm25" (reference)."""
 
-    def __init__(self, texts: Sequence[str], engine: str = "bm25s") -> None:
+    def __init__(self, texts: Sequence[str], engine: str = "bm25plus") -> None:
         if engine not in ENGINES:
             raise ValueError(f"unknown BM25 engine {engine!r}; expected one of {', '.join(ENGINES)}")
         if not texts:
             raise ValueError("a BM25 index needs at least one document")
         self.engine = engine
         self.size = len(texts)
-        if engine == "bm25s":
+        if engine == "bm25plus":
             self._matrix = Bm25PlusMatrix(texts)
         else:
             from rank_bm25 import BM25Plus

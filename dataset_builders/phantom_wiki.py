@@ -8,7 +8,7 @@ this module's name: phantom_wiki.
 from __future__ import annotations
 
 import inspect
-from dataclasses import dataclass
+from dataclasses import field, fields, make_dataclass
 from typing import Any
 
 import datasets
@@ -33,42 +33,34 @@ PARTS = 16
 in order they make up the subset, so any num_proc gives the same rows."""
 
 
-@dataclass
-class PhantomWikiConfig(datasets.BuilderConfig):
-    """A configuration name plus the knobs it does not spell out; `size`, `seed`, `depth` may repeat the name."""
+def _post_init(self: Any) -> None:
+    """Check the name and the knobs at once: a bad one is our one line, before `datasets` starts anything."""
+    parse_name(self.name)  # first: a name outside the grammar (`../x`) is our one line, not datasets' error
+    datasets.BuilderConfig.__post_init__(self)
+    knobs = {name: getattr(self, name) for name in Settings.knobs()}
+    knobs.update({k: getattr(self, k) for k in ("size", "seed", "depth") if getattr(self, k) is not None})
+    self.settings, self.subset = settings_from(self.name, **knobs)
+    check_memory(self.settings)  # before `datasets` starts a generation it would wrap errors of
 
-    size: int | None = None
-    seed: int | None = None
-    depth: int | None = None
-    friendship_degree: float = Settings.friendship_degree
-    max_tree_size: int = Settings.max_tree_size
-    max_tree_depth: int = Settings.max_tree_depth
-    max_children: int = Settings.max_children
-    questions_per_template: int = Settings.questions_per_template
-    easy_mode: bool = Settings.easy_mode
-    places: bool = Settings.places
-    instance_layout: str = Settings.instance_layout
-    instance_documents: int = Settings.instance_documents
-    instance_documents_min: int = Settings.instance_documents_min
-    insufficient: str = Settings.insufficient
-    max_evidence: int = Settings.max_evidence
-    attribute_questions: bool = Settings.attribute_questions
-    unanswerable: int = Settings.unanswerable
-    distractors: str = Settings.distractors
-    document_format: str = Settings.document_format
-    retrieval_k: int = Settings.retrieval_k
-    retriever: str = Settings.retriever
-    context_tokens: int = Settings.context_tokens
-    evidence_position: str = Settings.evidence_position
-    tokenizer: str = Settings.tokenizer
 
-    def __post_init__(self) -> None:
-        parse_name(self.name)  # first: a name outside the grammar (`../x`) is our one line, not datasets' error
-        super().__post_init__()
-        knobs = {name: getattr(self, name) for name in Settings.knobs()}
-        knobs.update({k: getattr(self, k) for k in ("size", "seed", "depth") if getattr(self, k) is not None})
-        self.settings, self.subset = settings_from(self.name, **knobs)
-        check_memory(self.settings)  # before `datasets` starts a generation it would wrap errors of
+def config_class(settings: type[Settings] = Settings) -> type[datasets.BuilderConfig]:
+    """The builder config made from the settings (config.setting): a configuration name plus a field for every
+    setting the name does not spell out, with its default; `size`, `seed`, `depth` may repeat the name."""
+    columns: list[tuple[str, Any, Any]] = [
+        (name, "int | None", field(default=None)) for name in ("size", "seed", "depth")
+    ]
+    columns += [(f.name, f.type, field(default=f.default)) for f in fields(settings) if f.metadata["stage"] != "name"]
+    made = make_dataclass(
+        "PhantomWikiConfig",
+        columns,
+        bases=(datasets.BuilderConfig,),
+        namespace={"__post_init__": _post_init, "__doc__": config_class.__doc__},
+    )
+    made.__module__ = __name__  # so a config pickles (datasets hashes and copies it)
+    return made
+
+
+PhantomWikiConfig = config_class()
 
 
 _BUILDER_ARGUMENTS = set(inspect.signature(datasets.DatasetBuilder.__init__).parameters) - {"self", "config_kwargs"}

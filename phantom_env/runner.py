@@ -107,8 +107,9 @@ def run_episode(
         _run_react(model, episode, task, max_steps, state)
     else:
         raise ValueError(f"unknown mode {mode!r}; expected one of {', '.join(MODES)}")
-    scores = answer_scores(state.answer or [], task.gold)
-    scores["retrieval_recall"] = required_recall(episode.retrieved, task.required)  # required articles it read
+    scores: dict[str, float | None] = {**answer_scores(state.answer or [], task.gold)}
+    # the share of the question's required articles it read (None for a task that names none)
+    scores["retrieval_recall"] = required_recall(episode.retrieved, task.required) if task.required else None
     return {
         "id": task.id,
         "question": task.question,
@@ -409,7 +410,8 @@ def summarise(trajectories: Sequence[dict[str, Any]]) -> dict[str, Any]:
     count = len(trajectories)
 
     def mean(key: str) -> float:
-        return sum(float(t[key]) for t in trajectories) / count if count else float("nan")
+        values = [float(t[key]) for t in trajectories if t.get(key) is not None]
+        return sum(values) / len(values) if values else float("nan")
 
     calls = sum(len(t["tool_calls"]) for t in trajectories)
     minimum = sum(t["minimum_calls"] for t in trajectories)

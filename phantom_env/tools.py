@@ -9,7 +9,7 @@ react_bm25.py); the observation texts are the reference's, byte for byte:
     spaces); else NO_SEARCH. The reference matches a regular expression (pandas' default); this matches
     the plain string, so a search for "c++" or "(" is not an error;
   * the BM25 variant: Search[entity] = the article with that exact title (stripped of quotes,
-    case-insensitive), else the BM25 top-2 articles of the entity text (bm25s, as our RAG) joined by a
+    case-insensitive), else the BM25 top-2 articles of the entity text (our BM25+, as our RAG) joined by a
     newline, else NO_BM25; Lookup[keyword] = the next sentence of the current article holding the
     keyword, with two sentences either side. (The reference computes that context but shows only its
     status line, "Found match in sentence i of n"; the text is what an agent needs. Its error lines are
@@ -108,7 +108,7 @@ class Corpus:
         return found
 
     def bm25(self, text: str, k: int) -> list[int]:
-        """The BM25 top-k article positions for a text (bm25s, built on first use)."""
+        """The BM25 top-k article positions for a text (our BM25+, built on first use)."""
         if self._bm25 is None:
             self._bm25 = Bm25Index(self.texts)
         return [int(i) for i in self._bm25.retrieve([text], k)[0]]

@@ -7,8 +7,7 @@ import argparse
 import sys
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import fields
-from functools import lru_cache
+from dataclasses import Field, fields
 from pathlib import Path
 from typing import Any
 
@@ -29,8 +28,6 @@ from ..phantomwiki.config import (
 from ..processes import each_result
 from . import show
 from .passphrase import add_passphrase_options, passphrase_from
-
-SETTINGS_FILE = Path(__file__).with_name("settings.tsv")
 
 SUBSET_TEXT = {
     "questions": "multi-hop questions with exact answers, Prolog queries and the facts behind them",
@@ -56,30 +53,22 @@ Face = Callable[[list[str]], int]
 """A command a layer above adds (agent, tasks-path): it takes the rest of the command line, returns the exit code."""
 
 
-@lru_cache(maxsize=1)
-def setting_texts() -> dict[str, tuple[str, str]]:
-    """setting -> (stage it shapes: universe, questions or instances; what it does), from settings.tsv."""
-    rows = [
-        line.split("\t")
-        for line in SETTINGS_FILE.read_text(encoding="utf-8").splitlines()
-        if line and not line.startswith("#")
-    ]
-    return {name: (stage, text) for name, stage, text in rows}
+def knob_fields(settings: type[Settings] = Settings) -> list[Field[Any]]:
+    """The settings that are not parts of the name, each with its default, stage, help and range (config.setting)."""
+    return [f for f in fields(settings) if f.metadata["stage"] != "name"]
 
 
-def _defaults() -> dict[str, object]:
-    return {f.name: f.default for f in fields(Settings) if f.name not in ("size", "seed", "depth")}
-
-
-def _knob_arguments(parser: argparse.ArgumentParser, stages: tuple[str, ...]) -> None:
+def _knob_arguments(
+    parser: argparse.ArgumentParser, stages: tuple[str, ...], settings: type[Settings] = Settings
+) -> None:
     """An option for each setting that shapes one of `stages`, with what it does, its default and range."""
     group = parser.add_argument_group("settings (see `python -m phantom_wiki list`)")
-    for knob, default in _defaults().items():
-        stage, text = setting_texts()[knob]
+    for f in knob_fields(settings):
+        knob, default, stage, text = f.name, f.default, f.metadata["stage"], f.metadata["help"]
         if stage not in stages:
             continue
         flag = "--" + knob.replace("_", "-")
-        expected = RANGES[knob][1] if knob in RANGES else ""
+        expected = f.metadata["expected"]
         help_text = f"{text} (default {default}" + (f"; {expected})" if expected else ")")
         if isinstance(default, bool):  # --places / --no-places
             group.add_argument(flag, dest=knob, action=argparse.BooleanOptionalAction, default=default, help=help_text)
@@ -96,6 +85,24 @@ def _knob_arguments(parser: argparse.ArgumentParser, stages: tuple[str, ...]) ->
 
 def _knobs(args: argparse.Namespace) -> dict[str, Any]:
     return {knob: getattr(args, knob) for knob in Settings.knobs() if hasattr(args, knob)}
+
+
+def settings_lines(settings: type[Settings] = Settings) -> list[str]:
+    """One line per setting for `list`: its name, stage, default, what it does and its range."""
+    lines = []
+    for f in knob_fields(settings):
+        expected = f"; {f.metadata['expected']}" if f.metadata["expected"] else ""
+        lines.append(f"  {f.name:<23} {f.metadata['stage']:<9} default {f.default!s:<9} {f.metadata['help']}{expected}")
+    return lines
+
+
+def settings_table(settings: type[Settings] = Settings) -> str:
+    """The settings as the README's Markdown table (a test holds the README's equal to this)."""
+    rows = ["| setting | shapes | default | what it does; range |", "|---|---|---|---|"]
+    for f in knob_fields(settings):
+        expected = f"; {f.metadata['expected']}" if f.metadata["expected"] else ""
+        rows.append(f"| `{f.name}` | {f.metadata['stage']} | `{f.default!r}` | {f.metadata['help']}{expected} |")
+    return "\n".join(rows)
 
 
 def _settings(args: argparse.Namespace, name: str) -> Settings:
@@ -248,10 +255,7 @@ def _list(args: argparse.Namespace) -> int:
     for subset in SUBSETS:
         print(f"  {subset:<10} {SUBSET_TEXT[subset]}" + (" (the default)" if subset == DEFAULT_SUBSET else ""))
     print("\nsettings (keyword arguments of load_dataset and publish; --kebab-case options of generate and publish):")
-    for knob, default in _defaults().items():
-        stage, text = setting_texts()[knob]
-        expected = f"; {RANGES[knob][1]}" if knob in RANGES else ""
-        print(f"  {knob:<23} {stage:<9} default {default!s:<9} {text}{expected}")
+    print("\n".join(settings_lines()))
     return 0
 
 

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
+import warnings
 from collections.abc import Callable
-from dataclasses import dataclass, fields
+from dataclasses import MISSING, dataclass, field, fields
 from typing import Any
 
 from ..checks import is_number, is_whole
@@ -25,6 +26,7 @@ INSUFFICIENT = ("by_role", "all")
 DISTRACTORS = ("hard", "easy")
 FORMATS = DOCUMENT_FORMATS
 RETRIEVERS = ENGINES
+RENAMED_RETRIEVER = "bm25s"  # the name of our engine until 0.8.0, still accepted
 POSITIONS = ("random", "spread")
 """evidence_position's named values; any other is a depth between 0 and 1 (see `depth_of`)."""
 
@@ -36,81 +38,182 @@ class ConfigError(ValueError):
     """A configuration name or setting that cannot be used; the message is one line."""
 
 
-RANGES: dict[str, tuple[Callable[[Any], bool], str]] = {
-    "size": (lambda v: v >= 1, "at least 1"),
-    "seed": (lambda v: v >= 0, "at least 0"),
-    "depth": (lambda v: 4 <= v <= 40, "between 4 and 40 (the grammar needs 4; 20 is the paper's)"),
-    "friendship_degree": (lambda v: 0 <= v <= 100, "between 0 and 100"),
-    "max_tree_size": (lambda v: v >= 1, "at least 1"),
-    "max_tree_depth": (
-        lambda v: 1 <= v <= 40,
-        "between 1 and 40 (a tree spans at most max_tree_depth + 1 generations, as in v1)",
-    ),
-    "max_children": (lambda v: v >= 1, "at least 1"),
-    "questions_per_template": (lambda v: v >= 0, "at least 0"),
-    "instance_layout": (lambda v: v in LAYOUTS, f"one of {', '.join(LAYOUTS)}"),
-    "instance_documents": (lambda v: v >= 0, "at least 0"),
-    "instance_documents_min": (
-        lambda v: v >= 0,
-        "at least 0 (at most instance_documents: the range a row's count is drawn from)",
-    ),
-    "insufficient": (lambda v: v in INSUFFICIENT, f"one of {', '.join(INSUFFICIENT)}"),
-    "max_evidence": (lambda v: v >= 1, "at least 1"),
-    "unanswerable": (lambda v: 0 <= v <= 10, "between 0 and 10 variants of each kind per question"),
-    "distractors": (lambda v: v in DISTRACTORS, f"one of {', '.join(DISTRACTORS)}"),
-    "document_format": (lambda v: v in FORMATS, f"one of {', '.join(FORMATS)}"),
-    "retrieval_k": (lambda v: v >= 1, "at least 1"),
-    "retriever": (lambda v: v in RETRIEVERS, f"one of {', '.join(RETRIEVERS)}"),
-    "context_tokens": (
-        lambda v: v == 0 or v >= MIN_CONTEXT_TOKENS,
-        f"0 (off) or at least {MIN_CONTEXT_TOKENS} tokens of documents",
-    ),
-    "evidence_position": (
-        lambda v: v in POSITIONS or canonical_depth(v) == v,
-        "random, spread, or a depth between 0 and 1 such as 0.25 (the share of distractor tokens before the evidence)",
-    ),
-    "tokenizer": (
-        lambda v: v == v.strip() and "\n" not in v,
-        "a tokenizer's name or folder (transformers, files on this machine), or empty for the estimate",
-    ),
-}
-"""Each setting with a range: the check, and the words the error (and `python -m phantom_wiki list`) use."""
+STAGES = ("name", "universe", "questions", "instances")
+"""What a setting shapes: the name's parts, the universe, its questions, or the instances and rag rows."""
+
+
+def setting(
+    default: Any = MISSING,
+    *,
+    stage: str,
+    help: str,
+    check: Callable[[Any], bool] | None = None,
+    expected: str = "",
+) -> Any:
+    """A field of Settings with everything said about it in one place: its `stage`, what it does (`help`), and the
+    `check` its value must pass with the words (`expected`) that a refusal, `--help` and `list` use. The command
+    line's options, the `datasets` builder config, `list` and the README's table are made from these."""
+    assert stage in STAGES and (check is None) == (not expected)
+    metadata = {"stage": stage, "help": help, "check": check, "expected": expected}
+    return field(metadata=metadata) if default is MISSING else field(default=default, metadata=metadata)
 
 
 @dataclass(frozen=True)
 class Settings:
     """Everything a universe and its questions are a pure function of."""
 
-    size: int
-    seed: int
-    depth: int = 20
-    friendship_degree: float = 3.0
-    max_tree_size: int = 50
-    max_tree_depth: int = 20  # as in v1: a tree spans at most max_tree_depth + 1 generations
-    max_children: int = 5
-    questions_per_template: int = 10
-    easy_mode: bool = False
-    places: bool = (
-        True  # some people have a birthplace, a city of residence, a school (False: articles as before 0.8.0)
+    size: int = setting(stage="name", help="people in the universe", check=lambda v: v >= 1, expected="at least 1")
+    seed: int = setting(
+        stage="name", help="the seed every draw comes from", check=lambda v: v >= 0, expected="at least 0"
     )
-    # Evidence instances and retrieval (subsets `instances` and `rag`); see builders/phantomwiki/instances.py.
-    instance_layout: str = "fixed"  # "fixed": `instance_documents` per instance; "ablation": 0/20/40/60/80 distractors
-    instance_documents: int = 32  # most documents in an instance of the fixed layout
-    instance_documents_min: int = 16  # fewest (at most instance_documents): each row draws its count in between
-    insufficient: str = (
-        "by_role"  # "by_role": per question one insufficient instance per role of missing article; "all"
+    depth: int = setting(
+        20,
+        stage="name",
+        help="the question grammar's depth",
+        check=lambda v: 4 <= v <= 40,
+        expected="between 4 and 40 (the grammar needs 4; 20 is the paper's)",
     )
-    max_evidence: int = 32  # questions whose required set holds more articles than this get no instances
-    attribute_questions: bool = False  # instances for questions starting from an attribute value (closed world)
-    unanswerable: int = 1  # unanswerable variants of each kind per question family in instances and rag (0: none)
-    distractors: str = "hard"  # "hard": BM25 neighbours of question + evidence; "easy": seeded random articles
-    document_format: str = "markdown"  # "markdown", "text" or "html"
-    retrieval_k: int = 4  # BM25 top-k of the `rag` subset (the paper's 4)
-    retriever: str = "bm25s"  # "bm25s" or the pure-Python reference "rank_bm25"
-    # Long context (builders/phantomwiki/instances.py, builders/tokens.py): off by default.
-    context_tokens: int = 0  # > 0: each row's documents filled with distractors up to this many tokens, never above
-    evidence_position: str = "random"  # "random" (shuffled), "spread" (evenly), or a depth "0" ... "1"
-    tokenizer: str = ""  # count tokens with this transformers tokenizer (local files); "" = the estimate
+    friendship_degree: float = setting(
+        3.0,
+        stage="universe",
+        help="average number of friends a person has",
+        check=lambda v: 0 <= v <= 100,
+        expected="between 0 and 100",
+    )
+    max_tree_size: int = setting(
+        50, stage="universe", help="most people in one family tree", check=lambda v: v >= 1, expected="at least 1"
+    )
+    max_tree_depth: int = setting(
+        20,
+        stage="universe",
+        help="most generations below a tree's founders",
+        check=lambda v: 1 <= v <= 40,
+        expected="between 1 and 40 (a tree spans at most max_tree_depth + 1 generations, as in v1)",
+    )
+    max_children: int = setting(
+        5, stage="universe", help="most children a couple has", check=lambda v: v >= 1, expected="at least 1"
+    )
+    questions_per_template: int = setting(
+        10,
+        stage="questions",
+        help="questions sampled from each question template",
+        check=lambda v: v >= 0,
+        expected="at least 0",
+    )
+    easy_mode: bool = setting(
+        False,
+        stage="questions",
+        help="use only the difficulty-1 relations (parent, child, sibling, spouse, friend and their gendered forms)",
+    )
+    places: bool = setting(
+        True,
+        stage="universe",
+        help="give half the people a place of birth, a city of residence and a school (False: articles as before "
+        "0.8.0)",
+    )
+    instance_layout: str = setting(
+        "fixed",
+        stage="instances",
+        help="fixed: between instance_documents_min and instance_documents documents a row; ablation: 0/20/40/60/80 "
+        "distractors",
+        check=lambda v: v in LAYOUTS,
+        expected=f"one of {', '.join(LAYOUTS)}",
+    )
+    instance_documents: int = setting(
+        32,
+        stage="instances",
+        help="most documents in an instance of the fixed layout (evidence plus distractors)",
+        check=lambda v: v >= 0,
+        expected="at least 0",
+    )
+    instance_documents_min: int = setting(
+        16,
+        stage="instances",
+        help="fewest documents in an instance of the fixed layout: each row draws its count in between",
+        check=lambda v: v >= 0,
+        expected="at least 0 (instance_documents when above it)",
+    )
+    insufficient: str = setting(
+        "by_role",
+        stage="instances",
+        help="by_role: one insufficient instance per role of the missing article (anchor, answer, bridge, dead end); "
+        "all: one per required article",
+        check=lambda v: v in INSUFFICIENT,
+        expected=f"one of {', '.join(INSUFFICIENT)}",
+    )
+    max_evidence: int = setting(
+        32,
+        stage="instances",
+        help="questions needing more articles than this get no instances",
+        check=lambda v: v >= 1,
+        expected="at least 1",
+    )
+    attribute_questions: bool = setting(
+        False,
+        stage="instances",
+        help="also make instances of questions that start from an attribute value (closed world)",
+    )
+    unanswerable: int = setting(
+        1,
+        stage="instances",
+        help="unanswerable variants of each kind per question family (0: none, and no premise controls)",
+        check=lambda v: 0 <= v <= 10,
+        expected="between 0 and 10 variants of each kind per question",
+    )
+    distractors: str = setting(
+        "hard",
+        stage="instances",
+        help="hard: BM25 neighbours of the question and evidence; easy: seeded random articles",
+        check=lambda v: v in DISTRACTORS,
+        expected=f"one of {', '.join(DISTRACTORS)}",
+    )
+    document_format: str = setting(
+        "markdown",
+        stage="instances",
+        help="how documents are shown",
+        check=lambda v: v in FORMATS,
+        expected=f"one of {', '.join(FORMATS)}",
+    )
+    retrieval_k: int = setting(
+        4,
+        stage="instances",
+        help="articles BM25 retrieves for each question of the rag subset (the paper's 4)",
+        check=lambda v: v >= 1,
+        expected="at least 1",
+    )
+    retriever: str = setting(
+        "bm25plus",
+        stage="instances",
+        help="the BM25 engine: ours (BM25+, the bm25s library's scores bit for bit), or the slow pure-Python reference "
+        "rank_bm25 ('bm25s', its name until 0.8.0, still means ours)",
+        check=lambda v: v in RETRIEVERS,
+        expected=f"one of {', '.join(RETRIEVERS)}",
+    )
+    context_tokens: int = setting(
+        0,
+        stage="instances",
+        help="fill each instance's documents with distractors up to this many tokens, never above (0: off; lengths 1K "
+        "to 128K and beyond, up to what the universe holds)",
+        check=lambda v: v == 0 or v >= MIN_CONTEXT_TOKENS,
+        expected=f"0 (off) or at least {MIN_CONTEXT_TOKENS} tokens of documents",
+    )
+    evidence_position: str = setting(
+        "random",
+        stage="instances",
+        help="where a long instance's evidence sits: random (shuffled), spread (evenly apart) or a depth from 0 to 1 "
+        "(the share of distractor tokens before it)",
+        check=lambda v: v in POSITIONS or canonical_depth(v) == v,
+        expected="random, spread, or a depth between 0 and 1 such as 0.25 (the share of distractor tokens before "
+        "the evidence)",
+    )
+    tokenizer: str = setting(
+        "",
+        stage="instances",
+        help="count tokens exactly with this transformers tokenizer (a name in the local cache or a folder; nothing "
+        "is downloaded); empty: the estimate, one token per 3 characters",
+        check=lambda v: v == v.strip() and "\n" not in v,
+        expected="a tokenizer's name or folder (transformers, files on this machine), or empty for the estimate",
+    )
 
     @property
     def long_context(self) -> bool:
@@ -119,7 +222,7 @@ class Settings:
 
     def validate(self) -> Settings:
         """Raise ConfigError naming the first value out of range."""
-        for name, (ok, expected) in RANGES.items():
+        for name, (ok, expected) in ranges(type(self)).items():
             if not ok(getattr(self, name)):
                 raise ConfigError(f"{name}={getattr(self, name)!r} is out of range: expected {expected}")
         for name, value, default in (
@@ -138,7 +241,15 @@ class Settings:
     @classmethod
     def knobs(cls) -> tuple[str, ...]:
         """Settings that are keyword arguments rather than parts of the configuration name."""
-        return tuple(f.name for f in fields(cls) if f.name not in ("size", "seed", "depth"))
+        return tuple(f.name for f in fields(cls) if f.metadata["stage"] != "name")
+
+
+def ranges(settings: type[Settings] = Settings) -> dict[str, tuple[Callable[[Any], bool], str]]:
+    """Each setting with a range: the check, and the words the error (and `python -m phantom_wiki list`) use."""
+    return {f.name: (f.metadata["check"], f.metadata["expected"]) for f in fields(settings) if f.metadata["check"]}
+
+
+RANGES = ranges()
 
 
 def canonical_depth(value: object) -> str | None:
@@ -213,6 +324,13 @@ def settings_from(name: str, **knobs: object) -> tuple[Settings, str]:
                 f"{key}={value!r} contradicts the configuration name {name!r}, which says {key}={named[key]}"
             )
     values: dict[str, Any] = {**{k: v for k, v in knobs.items() if k not in named}, **named}
+    if values.get("retriever") == RENAMED_RETRIEVER:
+        warnings.warn(
+            f"retriever={RENAMED_RETRIEVER!r} is now called {RETRIEVERS[0]!r} (our BM25+, not the bm25s library)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        values["retriever"] = RETRIEVERS[0]
     position = values.get("evidence_position")
     if position is not None and position not in POSITIONS and canonical_depth(position) is not None:
         values["evidence_position"] = canonical_depth(position)  # 0.5, "0.50", ".5" -> "0.5"

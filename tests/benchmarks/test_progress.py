@@ -36,7 +36,7 @@ def test_retrieval_bench_names_each_engine_and_query_kind_as_it_starts():
     assert done.returncode == 0, done.stderr
     said = done.stderr.splitlines()
     assert said[0] == "generating n50_s1 and its queries ..."
-    assert "rank_bm25: 3 question + evidence queries ..." in said and "bm25s: indexing 50 articles ..." in said
+    assert "rank_bm25: 3 question + evidence queries ..." in said and "bm25plus: indexing 50 articles ..." in said
     assert "| rank_bm25 |" in done.stdout and "queries ..." not in done.stdout
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
@@ -170,11 +171,29 @@ def test_generate_writes_only_the_subsets_asked_for_with_timed_stages(tmp_path):
     assert "evidence" in done.stderr and "universe 0." in done.stderr  # the stage bar names stages and times
 
 
-def test_the_settings_the_command_line_describes_are_exactly_the_settings():
-    from builders.cli.phantomwiki import setting_texts
+def test_a_setting_declared_once_reaches_the_command_line_the_builder_config_list_and_the_readme():
+    """A new Settings field (config.setting: default, stage, help, range) is all it takes: the options of the
+    commands, the datasets builder config, `list` and the README's table are made from it."""
+    import dataclasses
+    import re
 
-    assert set(setting_texts()) == set(Settings.knobs())
-    assert {stage for stage, _ in setting_texts().values()} == {"universe", "questions", "instances"}
+    from builders.cli.phantomwiki import _knob_arguments, settings_lines, settings_table
+    from builders.phantomwiki.config import ranges, setting
+    from dataset_builders.phantom_wiki import config_class
+
+    colour = setting("red", stage="instances", help="the colour of a row", check=lambda v: v != "", expected="a name")
+    extended = dataclasses.make_dataclass("Extended", [("colour", str, colour)], bases=(Settings,), frozen=True)
+    parser = argparse.ArgumentParser()
+    _knob_arguments(parser, ("instances",), extended)
+    assert parser.parse_args([]).colour == "red" and parser.parse_args(["--colour", "blue"]).colour == "blue"
+    assert "the colour of a row (default red; a name)" in " ".join(parser.format_help().split())
+    assert {f.name: f.default for f in dataclasses.fields(config_class(extended))}["colour"] == "red"
+    assert any(line.split()[:3] == ["colour", "instances", "default"] for line in settings_lines(extended))
+    assert "| `colour` | instances | `'red'` | the colour of a row; a name |" in settings_table(extended)
+    assert ranges(extended)["colour"][1] == "a name" and "colour" in extended.knobs()
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert settings_table() in readme  # the README's table is the settings' own, not kept by hand
+    assert not re.search(r"\| `colour` \|", readme)
 
 
 def test_help_starts_without_importing_datasets_or_arrow():

@@ -260,7 +260,7 @@ def test_rag_rows_hold_the_bm25_top_k_and_are_sufficient_exactly_when_the_carefu
         ("instance_layout", "spiral", "instance_layout='spiral' is out of range: expected one of fixed, ablation"),
         ("distractors", "medium", "distractors='medium' is out of range: expected one of hard, easy"),
         ("document_format", "pdf", "document_format='pdf' is out of range: expected one of markdown, text, html"),
-        ("retriever", "bm26", "retriever='bm26' is out of range: expected one of bm25s, rank_bm25"),
+        ("retriever", "bm26", "retriever='bm26' is out of range: expected one of bm25plus, rank_bm25"),
         ("retrieval_k", 0, "retrieval_k=0 is out of range: expected at least 1"),
         ("instance_documents", "ten", "instance_documents='ten' must be a whole number"),
         ("questions_per_template", 0.5, "questions_per_template=0.5 must be a whole number"),

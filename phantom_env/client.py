@@ -26,7 +26,7 @@ import urllib.parse
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from builders.checks import is_number
+from builders.checks import is_number, is_whole
 
 RETRYABLE = frozenset({429, 500, 502, 503, 504})
 TIMEOUT = 300.0  # seconds a request may take in all, connect to last byte
@@ -191,64 +191,69 @@ def _failure(url: str, error: BaseException) -> str:
     return f"cannot reach {url}: {reason}"
 
 
+def _wrong(url: str, field: str, value: Any, expected: str) -> EndpointError:
+    return EndpointError(
+        f"{url} answered with {field} as {type(value).__name__}, not {expected}; is it an OpenAI-compatible "
+        "chat endpoint?"
+    )
+
+
+def _checked_content(content: Any, url: str) -> str | None:
+    """A message's content as text: a string, None, or a list of text parts joined."""
+    if isinstance(content, list):
+        if not all(isinstance(part, dict) and isinstance(part.get("text", ""), str) for part in content):
+            raise _wrong(url, "choices[0].message.content", content, "a string or a list of text parts")
+        return "".join(part.get("text", "") for part in content)
+    if content is not None and not isinstance(content, str):
+        raise _wrong(url, "choices[0].message.content", content, "a string")
+    return content
+
+
+def _checked_call(call: Any, index: int, url: str) -> dict[str, Any]:
+    """One tool call as {"id", "type", "function": {"name", "arguments" (a JSON string)}}."""
+    where = f"choices[0].message.tool_calls[{index}]"
+    function = call.get("function") if isinstance(call, dict) else None
+    if not isinstance(function, dict):
+        raise _wrong(url, f"{where}.function" if isinstance(call, dict) else where, function, "an object")
+    name, arguments = function.get("name"), function.get("arguments")
+    if not isinstance(name, str):
+        raise _wrong(url, f"{where}.function.name", name, "a string")
+    if isinstance(arguments, dict):
+        arguments = json.dumps(arguments)
+    elif arguments is None:
+        arguments = "{}"
+    elif not isinstance(arguments, str):
+        raise _wrong(url, f"{where}.function.arguments", arguments, "a JSON string")
+    identifier = call.get("id")
+    return {
+        "id": identifier if isinstance(identifier, str) else "",
+        "type": "function",
+        "function": {"name": name, "arguments": arguments},
+    }
+
+
 def checked_reply(reply: Any, url: str) -> dict[str, Any]:
     """{"message": {"role", "content", "tool_calls"}, "usage"} of a chat-completion reply, with the protocol's types:
     content a string or None (a list of text parts is joined), tool_calls a list of {"id", "type", "function":
     {"name", "arguments" (a JSON string; an object is encoded)}}, usage an object of counts. Anything else is one
     line naming the field."""
-
-    def wrong(field: str, value: Any, expected: str) -> EndpointError:
-        return EndpointError(
-            f"{url} answered with {field} as {type(value).__name__}, not {expected}; is it an OpenAI-compatible "
-            "chat endpoint?"
-        )
-
     choices = reply.get("choices") if isinstance(reply, dict) else None
     if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
         raise EndpointError(f"{url} answered without choices[0]; is it an OpenAI-compatible chat endpoint?")
     message = choices[0].get("message")
     if not isinstance(message, dict):
-        raise wrong("choices[0].message", message, "an object")
-    content = message.get("content")
-    if isinstance(content, list):
-        if not all(isinstance(part, dict) and isinstance(part.get("text", ""), str) for part in content):
-            raise wrong("choices[0].message.content", content, "a string or a list of text parts")
-        content = "".join(part.get("text", "") for part in content)
-    elif content is not None and not isinstance(content, str):
-        raise wrong("choices[0].message.content", content, "a string")
+        raise _wrong(url, "choices[0].message", message, "an object")
     calls = message.get("tool_calls")
     if calls is not None and not isinstance(calls, list):
-        raise wrong("choices[0].message.tool_calls", calls, "a list")
-    checked_calls = []
-    for index, call in enumerate(calls or []):
-        where = f"choices[0].message.tool_calls[{index}]"
-        function = call.get("function") if isinstance(call, dict) else None
-        if not isinstance(function, dict):
-            raise wrong(f"{where}.function" if isinstance(call, dict) else where, function, "an object")
-        name, arguments = function.get("name"), function.get("arguments")
-        if not isinstance(name, str):
-            raise wrong(f"{where}.function.name", name, "a string")
-        if isinstance(arguments, dict):
-            arguments = json.dumps(arguments)
-        elif arguments is None:
-            arguments = "{}"
-        elif not isinstance(arguments, str):
-            raise wrong(f"{where}.function.arguments", arguments, "a JSON string")
-        identifier = call.get("id")
-        checked_calls.append(
-            {
-                "id": identifier if isinstance(identifier, str) else "",
-                "type": "function",
-                "function": {"name": name, "arguments": arguments},
-            }
-        )
+        raise _wrong(url, "choices[0].message.tool_calls", calls, "a list")
     usage = reply.get("usage")
     if usage is not None and not isinstance(usage, dict):
-        raise wrong("usage", usage, "an object")
-    checked: dict[str, Any] = {"role": "assistant", "content": content}
+        raise _wrong(url, "usage", usage, "an object")
+    checked: dict[str, Any] = {"role": "assistant", "content": _checked_content(message.get("content"), url)}
+    checked_calls = [_checked_call(call, index, url) for index, call in enumerate(calls or [])]
     if checked_calls:
         checked["tool_calls"] = checked_calls
-    counts = {key: n for key, n in (usage or {}).items() if isinstance(n, int) and not isinstance(n, bool)}
+    counts = {key: n for key, n in (usage or {}).items() if is_whole(n)}
     return {"message": checked, "usage": counts}
 
 

@@ -77,17 +77,31 @@ def _unquote(term: str) -> str:
     return term
 
 
-def read_universe(text: str) -> Universe:
-    """A universe from v1 Prolog text (facts.pl, or v1's one-row `database`); rule clauses are skipped.
-
-    People are ordered by first appearance in type/2 facts (then in any other fact).
-    """
+def _read_facts(text: str) -> dict[str, list[tuple[str, str]]]:
+    """Predicate -> its (first, second) arguments, for every base fact line of Prolog text (others are skipped)."""
     facts: dict[str, list[tuple[str, str]]] = {p: [] for p in BASE_PREDICATES + PLACE_PREDICATES}
     for line in text.splitlines():
         match = _FACT.match(line)
         if match:
             predicate, first, second = match.groups()
             facts[predicate].append((_unquote(first), _unquote(second)))
+    return facts
+
+
+def _values(facts: list[tuple[str, str]], order: dict[str, int]) -> list[str | None]:
+    """One attribute's value per person (None where no fact gives one)."""
+    values: list[str | None] = [None] * len(order)
+    for person, value in facts:
+        values[order[person]] = value
+    return values
+
+
+def read_universe(text: str) -> Universe:
+    """A universe from v1 Prolog text (facts.pl, or v1's one-row `database`); rule clauses are skipped.
+
+    People are ordered by first appearance in type/2 facts (then in any other fact).
+    """
+    facts = _read_facts(text)
     order: dict[str, int] = {}
     for predicate in BASE_PREDICATES:
         for first, second in facts[predicate]:
@@ -98,28 +112,18 @@ def read_universe(text: str) -> Universe:
         raise ValueError(
             "no PhantomWiki facts found: expected type/2, gender/2, parent/2, friend_/2, dob/2, job/2, hobby/2"
         )
-    n = len(order)
-    names = list(order)
-    female = bytearray(n)
+    female = bytearray(len(order))
     for person, gender in facts["gender"]:
         if gender not in ("female", "male"):
             raise ValueError(f"gender({person!r}, {gender!r}): only female and male are supported")
         female[order[person]] = 1 if gender == "female" else 0
-    attrs: dict[str, list[str | None]] = {attr: [None] * n for attr in ("dob", "job", "hobby")}
-    for attr, values in attrs.items():
-        for person, value in facts[attr]:
-            values[order[person]] = value
-    held: dict[str, list[str | None]] = {place: [None] * n for place in PLACE_PREDICATES if facts[place]}
-    for place, values in held.items():
-        for person, value in facts[place]:
-            values[order[person]] = value
     return build_universe(
-        names=names,
+        names=list(order),
         female=female,
         parent_edges=[(order[c], order[p]) for c, p in facts["parent"]],
         friend_edges=[(order[a], order[b]) for a, b in facts["friend_"]],
-        dob=attrs["dob"],
-        job=attrs["job"],
-        hobby=attrs["hobby"],
-        places=held,
+        dob=_values(facts["dob"], order),
+        job=_values(facts["job"], order),
+        hobby=_values(facts["hobby"], order),
+        places={place: _values(facts[place], order) for place in PLACE_PREDICATES if facts[place]},
     )

@@ -300,6 +300,38 @@ def proven(reading: Shown, query: Sequence[str], holders: int | None = None) -> 
         return None
 
 
+def _role_walk(source: UniverseSource, literals: Sequence[Literal]) -> tuple[set[int], set[int], set[int]]:
+    """Walk a query by the rule, keeping its paths: (the start people, the people whose article states an answer's
+    fact, the people on a path from a start to an answer); `source.read` collects everyone read."""
+    frontier = source.start(literals[0])
+    starts = set(frontier)
+    hops: list[list[tuple[int, ...]]] = []
+    answer_facts: set[int] = set()
+    bridges: set[int] = set()
+    for lit in literals[1:] if literals[0].inverse else literals:
+        if lit.kind == "attribute":  # "What is the occupation of ...": each reached person's article holds one
+            goal = {p for p in sorted(frontier) if source.attribute(p, lit.predicate) is not None}
+            answer_facts |= goal
+            break
+        paths = [path for person in sorted(frontier) for path in _paths(source, lit.predicate, person)]
+        if lit.kind == "count":  # every counted list is an answer's fact, found empty or not
+            answer_facts |= frontier | {node for path in paths for node in path}
+            goal = set(frontier)
+            break
+        hops.append(paths)
+        frontier = {path[-1] for path in paths}
+    else:  # a "Who" question: the final lists name the answers, whose own articles may give their gender
+        last = hops.pop() if hops else []
+        answer_facts |= {node for path in last for node in path[-2:]}
+        bridges |= {node for path in last for node in path[1:-2]}
+        goal = {path[0] for path in last}
+    for paths in reversed(hops):  # back from the answers: the paths that lead to them
+        useful = [path for path in paths if path[-1] in goal]
+        bridges |= {node for path in useful for node in path}
+        goal = {path[0] for path in useful}
+    return starts, answer_facts, bridges | goal
+
+
 class RequiredSets:
     """Required sets of questions on one universe."""
 
@@ -323,47 +355,14 @@ class RequiredSets:
         their lists lead to no answer). With start_is_anchor=False the start people take the other roles (a question
         narrowed by a premise to one person, whose anchor is the premise's subject)."""
         source = UniverseSource(self.universe)
-        literals = parsed_query(tuple(query))
-        frontier = source.start(literals[0])
-        starts = set(frontier)
-        hops: list[list[tuple[int, ...]]] = []
-        tags: dict[int, set[str]] = {}
-        answer_facts: set[int] = set()
-        goal: set[int] = set()
-        for lit in literals[1:] if literals[0].inverse else literals:
-            if lit.kind == "attribute":  # "What is the occupation of ...": each reached person's article holds one
-                goal = {p for p in sorted(frontier) if source.attribute(p, lit.predicate) is not None}
-                answer_facts |= goal
-                break
-            paths = [path for person in sorted(frontier) for path in _paths(source, lit.predicate, person)]
-            if lit.kind == "count":  # every counted list is an answer's fact, found empty or not
-                answer_facts |= frontier | {node for path in paths for node in path}
-                goal = set(frontier)
-                break
-            hops.append(paths)
-            frontier = {path[-1] for path in paths}
-        else:  # a "Who" question: the final lists name the answers, whose own articles may give their gender
-            last = hops.pop() if hops else []
-            answer_facts |= {node for path in last for node in path[-2:]}
-            for path in last:
-                for node in path[1:-2]:
-                    tags.setdefault(node, set()).add("bridge")
-            goal = {path[0] for path in last}
-        for paths in reversed(hops):
-            useful = [path for path in paths if path[-1] in goal]
-            for path in useful:
-                for node in path:
-                    tags.setdefault(node, set()).add("bridge")
-            goal = {path[0] for path in useful}
-        for person in goal:
-            tags.setdefault(person, set()).add("bridge")
+        starts, answer_facts, bridges = _role_walk(source, parsed_query(tuple(query)))
         out = {}
         for person in source.read:
             if start_is_anchor and person in starts:
                 out[person] = "anchor"
             elif person in answer_facts:
                 out[person] = "answer"
-            elif "bridge" in tags.get(person, ()):
+            elif person in bridges:
                 out[person] = "bridge"
             else:
                 out[person] = "dead_end"

@@ -49,6 +49,15 @@ def usable_cache_dir(cache_dir: str | os.PathLike | None) -> None:
         raise CacheDirError(f"cache_dir {path} is not writable; give a folder you can write")
 
 
+def release_caches(cache_dir: str | os.PathLike | None) -> tuple[Path, Path | None]:
+    """Where a published release is read into: (the `datasets` cache, which holds opened sealed shards; the Hub cache,
+    inside `cache_dir` when one is given, else None for the Hub client's own)."""
+    usable_cache_dir(cache_dir)
+    if cache_dir is None:
+        return Path(datasets.config.HF_DATASETS_CACHE), None
+    return Path(cache_dir).expanduser(), Path(cache_dir).expanduser() / "hub"
+
+
 def load_from_builder(
     builder_cls: type[datasets.DatasetBuilder],
     config_name: str,

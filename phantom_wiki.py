@@ -134,8 +134,6 @@ def load_published(
     Only that configuration's files are downloaded; each is checked against manifest.json, sealed shards are
     decrypted into the `datasets` cache, and the result is what `datasets.load_dataset` returns.
     """
-    from pathlib import Path
-
     import datasets
 
     from builders.publishing.errors import ReleaseError
@@ -143,17 +141,16 @@ def load_published(
 
     if split is not None and split.split("[")[0] != "test":
         raise ReleaseError(f"unknown split {split!r}: a published PhantomWiki configuration has one split, test")
-    from dataset_loading import usable_cache_dir
+    from dataset_loading import release_caches
 
-    usable_cache_dir(cache_dir)
-    cache = Path(cache_dir or datasets.config.HF_DATASETS_CACHE)
+    cache, hub_cache = release_caches(cache_dir)
     opened = open_release(
         repo_id_or_dir,
         name,
         passphrase=passphrase,
         cache_root=cache,
         revision=revision,
-        hub_cache=cache / "hub" if cache_dir else None,
+        hub_cache=hub_cache,
         token=token,
         endpoint=endpoint,
     )

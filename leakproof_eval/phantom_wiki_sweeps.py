@@ -30,6 +30,7 @@ from builders.tokens import TokenizerError, counter
 
 from . import TaskSetupError
 from .ordering import interleaved
+from .phantom_wiki_release import require_same_code, wants_release
 from .phantom_wiki_tasks import (
     PREFIX,
     SUFFICIENT,
@@ -86,8 +87,17 @@ def reserve(universe: Universe) -> int:
 
 
 def _at(universe: Universe, **knobs: Any) -> Universe:
-    """The same universe with more settings."""
+    """The same universe with more settings (a release's only at the settings it was published with)."""
     settings = dataclasses.replace(universe.settings, **knobs)
+    if universe.release is not None:
+        changed = next((key for key, value in knobs.items() if getattr(universe.settings, key) != value), None)
+        if changed is not None:
+            raise TaskSetupError(
+                f"{PREFIX}release: {universe.release.located.source} holds {universe.name} at {changed}="
+                f"{getattr(universe.settings, changed)!r}, and this task needs {changed}={knobs[changed]!r}, which "
+                f"only generating gives; leave {PREFIX}release out"
+            )
+        return universe
     try:
         settings.validate()
     except ConfigError as error:
@@ -145,13 +155,20 @@ def load_long(**metadata: Any) -> Any:
     return _dataset(_round_robin(runs), f"{universe.name}_instances at {lengths} tokens")
 
 
+def rag_depths(metadata: Mapping[str, Any]) -> list[int]:
+    """The retrieval depths `phantom_wiki_rag` evaluates: the metadata's, or the one a release was published with."""
+    return [universe_from(metadata).settings.retrieval_k] if wants_release(metadata) else retrieval_depths(metadata)
+
+
 def load_rag_sweep(metadata: Mapping[str, Any], cite: bool) -> Any:
     """RAG rows at each retrieval depth, each document with the articles its question needs."""
     from builders.phantomwiki.generate import generate
     from builders.phantomwiki.instances import rag_required
 
-    ks = retrieval_depths(metadata)
-    universe = universe_from({**metadata, PREFIX + "retrieval_k": ks[0]})
+    ks = rag_depths(metadata)
+    universe = universe_from(metadata if wants_release(metadata) else {**metadata, PREFIX + "retrieval_k": ks[0]})
+    if universe.release is not None:  # the rows are the release's; what each needs is derived by generating again
+        require_same_code(universe.release, "the articles each rag question needs (retrieval is scored against them)")
     generated = generate(universe.settings)
     runs, texts = [], {}
     for k in ks:
@@ -211,7 +228,7 @@ def sweep_metrics(task: str, metadata: Mapping[str, Any]) -> dict[str, Aggregati
             out.update({f"{metric}@{n}": _evidence_at(metric, "max_length", n) for n in lengths})
             out.update({f"{metric}@depth_{p}": _evidence_at(metric, "evidence_position", p) for p in positions})
     elif task.startswith("phantom_wiki_rag"):
-        ks = retrieval_depths(metadata)
+        ks = rag_depths(metadata)
         for k in ks:
             out.update({f"{name}@{k}": _retrieval_at(name, k) for name in ("recall", "mrr", "ndcg", "sufficient")})
             if len(ks) > 1:

@@ -9,7 +9,8 @@ Metadata keys (all optional, defaults in the YAML):
 `phantom_wiki_config` (a universe name such as `n500_s1` or `n50_d10_s3`), `phantom_wiki_size`,
 `phantom_wiki_seed`, `phantom_wiki_depth` (override those parts of the name), `phantom_wiki_<knob>` for
 every dataset setting (`instance_documents`, `distractors`, `document_format`, `retrieval_k`, ...) and
-`phantom_wiki_cache_dir` (the `datasets` cache to use).
+`phantom_wiki_cache_dir` (the `datasets` cache to use). With `phantom_wiki_release` the rows come from a published
+release instead (phantom_wiki_release.py).
 """
 
 from __future__ import annotations
@@ -27,9 +28,11 @@ from builders.labels import SUFFICIENT
 from builders.metrics import read_response
 from builders.phantomwiki.budget import check as check_memory
 from builders.phantomwiki.config import ConfigError, Settings, format_name, parse_universe, settings_from, universe_name
+from builders.publishing.source import PublishedUniverse
 
 from . import TaskSetupError
 from .ordering import interleaved, seeded_order
+from .phantom_wiki_release import RELEASE_KEYS, published, released_rows, wants_release
 from .texts import keep, template, texts
 
 PREFIX = "phantom_wiki_"
@@ -41,7 +44,7 @@ _NAME_PARTS = ("size", "seed", "depth")
 RESOLVED = "resolved"
 """The metadata key the tasks fill in (never read): the universe's canonical name and every setting used, so
 lm_eval's results file says which universe was evaluated, whatever the other keys were."""
-_OTHER_KEYS = ("config", "cache_dir", RESOLVED, *_NAME_PARTS)
+_OTHER_KEYS = ("config", "cache_dir", RESOLVED, *_NAME_PARTS, *RELEASE_KEYS)
 EVIDENCE_METRICS: tuple[str, ...] = (
     "accuracy_answerable",
     "accuracy_deflection",
@@ -62,6 +65,7 @@ class Universe:
     settings: Settings
     knobs: tuple[tuple[str, Any], ...]  # the settings the metadata gave (the rest are the defaults)
     cache_dir: str | None
+    release: PublishedUniverse | None = None  # the published release the rows are read from, if any
 
     @property
     def name(self) -> str:
@@ -70,11 +74,17 @@ class Universe:
 
     def key(self, subset: str) -> str:
         """A key naming this universe's texts for one subset, readable and unique per settings."""
-        digest = hashlib.sha256(json.dumps(asdict(self.settings), sort_keys=True).encode()).hexdigest()[:12]
+        named: Any = asdict(self.settings)
+        if self.release is not None:  # a release's rows may differ from those this version generates
+            named = [named, self.release.located.manifest_sha256]
+        digest = hashlib.sha256(json.dumps(named, sort_keys=True).encode()).hexdigest()[:12]
         return f"{self.name}_{subset}#{digest}"
 
     def load(self, subset: str) -> list[dict[str, Any]]:
-        """The rows of one subset, through `phantom_wiki.load_dataset` (and so through the `datasets` cache)."""
+        """The rows of one subset, through `phantom_wiki.load_dataset` (and so through the `datasets` cache), or as
+        the release holds them."""
+        if self.release is not None:
+            return released_rows(self.release, subset)
         import phantom_wiki
 
         rows = phantom_wiki.load_dataset(
@@ -101,6 +111,9 @@ def universe_from(metadata: Mapping[str, Any]) -> Universe:
         size, depth, seed = parse_universe(ours["config"], "an lm-eval task", "each task picks its own subset")
     except ConfigError as error:
         raise TaskSetupError(f"{PREFIX}config: {error}") from None
+    if wants_release(metadata):  # the settings are the release's own (its manifest's); any other is refused
+        release = published(ours, format_name(size, depth, seed), ours.get("cache_dir"))
+        return _recorded(ours, Universe(release.settings, (), ours.get("cache_dir"), release))
     parts = {"size": size, "depth": depth, "seed": seed}
     for part in _NAME_PARTS:
         if part in ours:
@@ -117,11 +130,21 @@ def universe_from(metadata: Mapping[str, Any]) -> Universe:
     except ConfigError as error:
         raise TaskSetupError(f"{PREFIX}{error}") from None
     cache_dir = ours.get("cache_dir")
+    return _recorded(
+        ours, Universe(settings, tuple(sorted(knobs.items())), None if cache_dir is None else str(cache_dir))
+    )
+
+
+def _recorded(ours: Mapping[str, Any], universe: Universe) -> Universe:
+    """`universe`, recorded in the metadata's `phantom_wiki_resolved` (the YAML's own mutable dict, which lm_eval
+    writes into the results' configs): its name, every setting and, when it was read from one, the release."""
     resolved = ours.get(RESOLVED)
-    if isinstance(resolved, dict):  # the YAML's own (mutable) dict: lm_eval writes it into the results' configs
+    if isinstance(resolved, dict):
         resolved.clear()
-        resolved.update({"universe": universe_name(settings), **asdict(settings)})
-    return Universe(settings, tuple(sorted(knobs.items())), None if cache_dir is None else str(cache_dir))
+        resolved.update({"universe": universe.name, **asdict(universe.settings)})
+        if universe.release is not None:
+            resolved["release"] = universe.release.record()
+    return universe
 
 
 def retrieval_depths(metadata: Mapping[str, Any]) -> list[int]:

@@ -10,12 +10,15 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from builders.phantomwiki.config import ConfigError, parse_universe, settings_from, universe_name
+from builders.cli.passphrase import add_passphrase_options, passphrase_from
+from builders.phantomwiki.config import ConfigError, Settings, format_name, parse_universe, settings_from, universe_name
 from builders.phantomwiki.generate import generate
+from builders.publishing.errors import ReleaseError
 
 from .baselines import OracleModel, RandomWalkModel
 from .client import MAX_REPLY_BYTES, TIMEOUT, ChatClient, EndpointError
-from .runner import MODES, SCORES, TRAJECTORIES, Model, RunError, run, table, tasks_of
+from .release import ReleaseRowsError, corpus_of, tasks_of_rows
+from .runner import MODES, SCORES, TRAJECTORIES, Model, RunError, Task, run, table, tasks_of
 from .tools import INVALID, Corpus
 
 BASELINES = ("oracle", "random-walk")
@@ -31,6 +34,19 @@ def parser() -> argparse.ArgumentParser:
         "print the scores.",
     )
     p.add_argument("config", help="the universe, e.g. n500_s1 or n5000_d10_s3")
+    p.add_argument(
+        "--release",
+        metavar="DIR_OR_REPO",
+        help="read the universe's questions and articles from a published release (a folder or a Hub dataset ORG/NAME "
+        "holding its questions and corpus) instead of generating them",
+    )
+    p.add_argument("--revision", help="with --release from the Hub: its branch, tag or commit (default main)")
+    add_passphrase_options(p)
+    p.add_argument(
+        "--cache-dir",
+        metavar="DIR",
+        help="with --release: where Hub downloads and opened shards go (default: datasets')",
+    )
     p.add_argument("--base-url", help="the endpoint, e.g. http://127.0.0.1:8000/v1 (vLLM, llama.cpp's server, OpenAI)")
     p.add_argument(
         "--model",
@@ -115,7 +131,7 @@ def main(argv: list[str]) -> int:
         out = Path(args.out)
         if out.exists() and not out.is_dir():
             raise ConfigError(f"--out {out} is a file; give a folder")
-        settings = settings_from(args.config)[0]
+        settings, tasks, corpus, release = _source(args)
         model: Model
         if args.base_url:
             model = ChatClient(
@@ -125,8 +141,6 @@ def main(argv: list[str]) -> int:
                 timeout=args.timeout,
                 max_reply_bytes=args.max_reply_bytes,
             )
-        generated = generate(settings)
-        tasks = tasks_of(generated)[: args.limit]
         if args.model == "oracle" and not args.base_url:
             model = OracleModel(tasks)
         elif not args.base_url:
@@ -137,6 +151,8 @@ def main(argv: list[str]) -> int:
             "model": args.model,
             "base_url": args.base_url,
         }
+        if release is not None:
+            identity["release"] = release
         if args.model == "random-walk" and not args.base_url:
             identity["seed"] = args.seed
 
@@ -146,7 +162,7 @@ def main(argv: list[str]) -> int:
 
         summary = run(
             model,
-            Corpus.from_generated(generated),
+            corpus,
             tasks,
             out,
             args.mode,
@@ -157,9 +173,47 @@ def main(argv: list[str]) -> int:
             identity=identity,
             overwrite=args.overwrite,
         )
-    except (ConfigError, EndpointError, RunError) as error:
+    except (ConfigError, EndpointError, RunError, ReleaseError, ReleaseRowsError) as error:
         print(f"phantom_wiki agent: {error}", file=sys.stderr)
         return 2
     print(table(summary))
     print(f"wrote {out / TRAJECTORIES} and {out / SCORES}")
     return 0
+
+
+def _source(args: argparse.Namespace) -> tuple[Settings, list[Task], Corpus, dict[str, Any] | None]:
+    """(settings, tasks, corpus, the release's record or None): generated, or read from --release as released."""
+    passphrase = passphrase_from(args)
+    if not args.release:
+        given = [option for option in ("revision", "cache_dir") if getattr(args, option) is not None]
+        if given or passphrase is not None:
+            option = given[0].replace("_", "-") if given else "passphrase-file/--passphrase-env"
+            raise ConfigError(f"--{option} is an option of --release; give --release DIR_OR_REPO too, or leave it out")
+        generated = generate(settings_from(args.config)[0])
+        return generated.settings, tasks_of(generated)[: args.limit], Corpus.from_generated(generated), None
+    from builders.publishing.source import find_universe
+    from dataset_loading import CacheDirError, release_caches
+
+    try:
+        cache_root, hub_cache = release_caches(args.cache_dir)
+    except CacheDirError as error:
+        raise ConfigError(f"--cache-dir: {error}") from None
+    release = find_universe(
+        args.release,
+        format_name(*parse_universe(args.config, "agent")),
+        needs=("questions", "corpus"),
+        passphrase=passphrase,
+        cache_root=cache_root,
+        hub_cache=hub_cache,
+        revision=args.revision,
+    )
+    if release.encrypted and passphrase is None:
+        raise ConfigError(
+            f"{args.release} is encrypted: give its passphrase with --passphrase-env VAR or --passphrase-file FILE "
+            "(the release's README.md says where to find it)"
+        )
+    if passphrase is not None and not release.encrypted:
+        raise ConfigError(f"{args.release} is not encrypted, so it takes no passphrase; leave --passphrase-* out")
+    corpus_rows = release.rows("corpus")
+    tasks = tasks_of_rows(release.rows("questions")[: args.limit], corpus_rows)
+    return release.settings, tasks, corpus_of(corpus_rows), release.record()

@@ -4,7 +4,6 @@ and settings, export a universe to Prolog, re-solve v1 questions; the faces abov
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from collections.abc import Callable, Mapping
@@ -28,6 +27,7 @@ from ..phantomwiki.config import (
 )
 from ..processes import each_result
 from . import show
+from .passphrase import add_passphrase_options, passphrase_from
 
 SUBSET_TEXT = {
     "questions": "multi-hop questions with exact answers, Prolog queries and the facts behind them",
@@ -205,31 +205,6 @@ def _out_folder(path: str) -> Path:
     return out
 
 
-def _passphrase(args: argparse.Namespace) -> str | None:
-    """The passphrase from --passphrase-file or --passphrase-env; never from the command line itself."""
-    if args.passphrase is not None:
-        raise ConfigError(
-            "never give a passphrase on the command line (shell history and `ps` show it); "
-            "use --passphrase-file FILE or --passphrase-env VAR"
-        )
-    if args.passphrase_file and args.passphrase_env:
-        raise ConfigError("give the passphrase once: --passphrase-file or --passphrase-env, not both")
-    if args.passphrase_file:
-        try:
-            passphrase = Path(args.passphrase_file).read_text(encoding="utf-8").rstrip("\r\n")
-        except OSError as error:
-            raise ConfigError(f"cannot read --passphrase-file {args.passphrase_file}: {error.strerror}") from None
-        if not passphrase:
-            raise ConfigError(f"--passphrase-file {args.passphrase_file} is empty; put the passphrase in it")
-        return passphrase
-    if args.passphrase_env:
-        passphrase = os.environ.get(args.passphrase_env, "")
-        if not passphrase:
-            raise ConfigError(f"environment variable {args.passphrase_env} (--passphrase-env) is not set or empty")
-        return passphrase
-    return None
-
-
 def _timed_lines(start: float) -> Callable[[str], None]:
     """Publishing's progress: each stage's name as it begins, with the seconds since `start`."""
     return lambda stage: _say(f"{time.perf_counter() - start:8.1f}s  {stage}")
@@ -248,7 +223,7 @@ def _publish(args: argparse.Namespace) -> int:
         args.out,
         subsets=args.subsets,
         encrypt=args.encrypt,
-        passphrase=_passphrase(args),
+        passphrase=passphrase_from(args),
         passphrase_in_card=args.passphrase_in_card,
         hub=HubTarget(args.repo_id, args.private, args.revision, args.gated) if args.repo_id else None,
         replace=args.replace,
@@ -385,9 +360,7 @@ def parser(faces: Mapping[str, Face] | None = None) -> argparse.ArgumentParser:
         help=f"publish only these ({', '.join(SUBSETS)}; default: all five)",
     )
     pub.add_argument("--encrypt", action="store_true", help="seal every shard (AES-256-GCM); license cc-by-nd-4.0")
-    pub.add_argument("--passphrase-file", help="file holding the passphrase (its first line)")
-    pub.add_argument("--passphrase-env", metavar="VAR", help="environment variable holding the passphrase")
-    pub.add_argument("--passphrase", help=argparse.SUPPRESS)  # refused with a one-line error: never on the command line
+    add_passphrase_options(pub)
     pub.add_argument(
         "--no-passphrase-in-card",
         dest="passphrase_in_card",

@@ -33,6 +33,18 @@ _REPO_ID = re.compile(r"^[\w.-]+/[\w.-]+$")
 
 
 @dataclass(frozen=True)
+class Located:
+    """A release's manifest and where it was read: a folder, or a Hub repository at one commit."""
+
+    source: str
+    folder: Path  # the release folder, or the Hub snapshot folder of the commit
+    manifest: Manifest
+    manifest_sha256: str  # names the release exactly: every file's digest is in it
+    commit: str | None  # the Hub commit the manifest was read at (None for a folder)
+    fix: str  # how to get a bad file right
+
+
+@dataclass(frozen=True)
 class Opened:
     """One configuration of a release, ready for `datasets`: local Parquet files and the rows the manifest promises."""
 
@@ -40,30 +52,33 @@ class Opened:
     files: list[Path]
     rows: int
     source: str
+    located: Located
 
 
-def _locate(
+def locate(
     source: str | Path,
-    config_name: str,
-    revision: str | None,
-    hub_cache: Path | None,
-    token: str | None,
-    endpoint: str | None,
-) -> tuple[Path, Manifest, str]:
-    """(folder, manifest, how to fix a bad file) for a local release folder or a Hub repository."""
+    *,
+    revision: str | None = None,
+    hub_cache: Path | None = None,
+    token: str | None = None,
+    endpoint: str | None = None,
+) -> Located:
+    """Read the manifest of a local release folder or of a Hub repository (manifest.json alone, at the commit
+    `revision` resolves to, so later downloads can be pinned to that commit)."""
     path = Path(source).expanduser()
     restore(path, f".{path.name}.previous-")  # a publish killed while it replaced this release: put the old one back
     if path.is_dir():
-        return path, Manifest.read(path), f"publish {path} again, or copy the release again"
+        manifest = Manifest.read(path)
+        fix = f"publish {path} again, or copy the release again"
+        return Located(str(source), path, manifest, file_digest(path / MANIFEST)[1], None, fix)
     text = str(source)
     if not _REPO_ID.match(text) or text.startswith((".", "/", "~")):
         raise ReleaseError(f"{text!r} is neither a release folder nor a Hub dataset id of the form ORG/NAME")
     snapshot = download(text, [MANIFEST], revision=revision, cache_dir=hub_cache, token=token, endpoint=endpoint)
     manifest = Manifest.read(snapshot)
-    paths = [entry.path for entry in manifest.entries(config_name)]
-    if paths:  # the snapshot folder is named by its commit: the shards come from the manifest's own commit
-        download(text, paths, revision=snapshot.name, cache_dir=hub_cache, token=token, endpoint=endpoint)
-    return snapshot, manifest, f"re-download it (delete {snapshot.parent.parent} to start afresh) or ask the publisher"
+    fix = f"re-download it (delete {snapshot.parent.parent} to start afresh) or ask the publisher"
+    # the snapshot folder is named by its commit: what is read later comes from the manifest's own commit
+    return Located(text, snapshot, manifest, file_digest(snapshot / MANIFEST)[1], snapshot.name, fix)
 
 
 def _entries(manifest: Manifest, config_name: str, folder: Path) -> list[Entry]:
@@ -206,9 +221,13 @@ def open_release(
 ) -> Opened:
     """Check and, if sealed, decrypt configuration `name` of a release; return its local Parquet files."""
     config_name = hub_config_name(name)
-    folder, manifest, fix = _locate(source, config_name, revision, hub_cache, token, endpoint)
+    located = locate(source, revision=revision, hub_cache=hub_cache, token=token, endpoint=endpoint)
+    folder, manifest = located.folder, located.manifest
+    paths = [entry.path for entry in manifest.entries(config_name)]
+    if located.commit is not None and paths:
+        download(located.source, paths, revision=located.commit, cache_dir=hub_cache, token=token, endpoint=endpoint)
     entries = _entries(manifest, config_name, folder)
-    verify(folder, entries, fix)
+    verify(folder, entries, located.fix)
     rows = sum(entry.rows for entry in entries)
     if not manifest.encryption:
         if passphrase:
@@ -218,9 +237,10 @@ def open_release(
             )
         for entry in entries:
             _check_place(folder / entry.path, entry)
-        return Opened(config_name, [folder / entry.path for entry in entries], rows, str(source))
+        return Opened(config_name, [folder / entry.path for entry in entries], rows, str(source), located)
     if not passphrase:
         raise ReleaseError(
             f"{config_name} of {source} is encrypted: pass passphrase=... (the release's README.md gives it)"
         )
-    return Opened(config_name, _decrypted(folder, entries, passphrase, cache_root, config_name), rows, str(source))
+    files = _decrypted(folder, entries, passphrase, cache_root, config_name)
+    return Opened(config_name, files, rows, str(source), located)

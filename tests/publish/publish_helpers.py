@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import subprocess
 import sys
 from functools import cache
 from pathlib import Path
 
+from builders import __version__
 from builders.phantomwiki.config import settings_from
 from builders.phantomwiki.generate import Generated, generate
+from tests.publish.hub_standin import HubStandIn
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = "n50_s1"
@@ -43,3 +47,44 @@ def copy_release(source: Path, tmp_path: Path) -> Path:
 def run(*args: str, env: dict[str, str] | None = None, cwd: Path = ROOT) -> subprocess.CompletedProcess:
     """Run `python -m ...` (or a script) with this interpreter."""
     return subprocess.run([sys.executable, *args], capture_output=True, text=True, cwd=cwd, env=env)
+
+
+def hub_releases(hub: HubStandIn, repo: str, subsets: list[str], folder: Path) -> dict[str, Path]:
+    """CONFIG's `subsets` published to the stand-in plain (as `{repo}-plain`) and sealed with PASSPHRASE (as
+    `{repo}-sealed`), each also written to a folder of `folder`: {"plain": its folder, "sealed": its folder}."""
+    import phantom_wiki
+
+    published = {}
+    for which, sealed in (("plain", False), ("sealed", True)):
+        passphrase = PASSPHRASE if sealed else None
+        release = phantom_wiki.publish(
+            CONFIG,
+            str(folder / which),
+            repo_id=f"{repo}-{which}",
+            subsets=subsets,
+            encrypt=sealed,
+            passphrase=passphrase,
+            endpoint=hub.endpoint,
+        )
+        published[which] = folder / which
+        assert release.folder == published[which]
+    return published
+
+
+def downloaded(hub: HubStandIn) -> set[str]:
+    """The files the stand-in served (any repo, any revision), by path in the repo."""
+    return {path.split("/resolve/")[1].split("/", 1)[1] for _, path in hub.requests if "/resolve/" in path}
+
+
+def release_record(release: Path, encrypted: bool, revision: str | None = None, source: str | None = None) -> dict:
+    """What lm-eval's results and the agent's run.json record of a release read from `source` (the folder itself if
+    None), at the Hub commit `revision`."""
+    manifest = release / "manifest.json"
+    return {
+        "source": source or str(release),
+        "revision": revision,
+        "manifest_sha256": hashlib.sha256(manifest.read_bytes()).hexdigest(),
+        "code_digest": json.loads(manifest.read_text())["code_digest"],
+        "package_version": __version__,
+        "encrypted": encrypted,
+    }

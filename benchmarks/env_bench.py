@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 from builders.phantomwiki.config import settings_from
-from builders.phantomwiki.generate import generate
+from builders.phantomwiki.rows import generate
 from phantom_env.baselines import OracleModel
 from phantom_env.rl import PhantomWikiDataset, score_answer
 from phantom_env.runner import TRAJECTORIES, read_trajectories, run, tasks_of

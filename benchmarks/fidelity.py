@@ -25,10 +25,10 @@ from pathlib import Path
 
 from builders.analysis.fidelity import ANSWER_FIGURES, UNIVERSE_FIGURES, answer_figures, universe_figures, within
 from builders.phantomwiki.config import Settings, format_name, settings_from
-from builders.phantomwiki.generate import generate_universe
 from builders.phantomwiki.kinship import Kinship
 from builders.phantomwiki.prolog import read_universe
 from builders.phantomwiki.questions import sample_questions
+from builders.phantomwiki.rows import generate_universe
 from builders.phantomwiki.templates import generate_templates
 from builders.phantomwiki.vocabulary import load_vocabulary
 

@@ -27,9 +27,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from builders import metrics  # noqa: E402
 from builders.phantomwiki.config import settings_from  # noqa: E402
-from builders.phantomwiki.generate import generate  # noqa: E402
 from builders.phantomwiki.instances import build_instances  # noqa: E402
 from builders.phantomwiki.required import RequiredSets  # noqa: E402
+from builders.phantomwiki.rows import generate  # noqa: E402
 from builders.retrieval import Bm25Index  # noqa: E402
 from builders.tokens import joined  # noqa: E402
 

@@ -44,7 +44,7 @@ def _progress(config: str):
 def measure(config: str) -> list[tuple[str, float, float]]:
     """(stage, seconds, peak RSS in MB so far) for one configuration, in this process."""
     from builders.export import write_rows
-    from builders.phantomwiki import generate as engine
+    from builders.phantomwiki import rows as engine
     from builders.phantomwiki.config import SUBSETS, settings_from
     from builders.phantomwiki.features import arrow_schema
 
@@ -73,7 +73,7 @@ def measure(config: str) -> list[tuple[str, float, float]]:
 def _evidence_stages(generated, stages: list) -> list:
     """Time the article reading and BM25 index the instances share; return [seconds, count] of BM25 queries, kept
     current."""
-    from builders.phantomwiki.generate import shared_evidence
+    from builders.phantomwiki.rows import shared_evidence
 
     start = time.perf_counter()
     evidence = shared_evidence(generated)

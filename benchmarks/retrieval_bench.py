@@ -17,7 +17,7 @@ import argparse
 import sys
 import time
 
-from builders.phantomwiki import generate as engine
+from builders.phantomwiki import rows as engine
 from builders.phantomwiki.config import settings_from
 from builders.phantomwiki.instances import Evidence
 from builders.retrieval import ENGINES, Bm25Index

@@ -16,8 +16,8 @@ import time
 from builders.analysis.shortcuts import Finding, balanced_accuracy, refuse, table
 from builders.analysis.shortcuts import audit as run_audit
 from builders.phantomwiki.config import format_name, settings_from
-from builders.phantomwiki.generate import generate
 from builders.phantomwiki.instances import build_instances
+from builders.phantomwiki.rows import generate
 from leakproof_eval.ordering import BLOCK, interleaved
 
 

@@ -16,7 +16,7 @@ import datasets
 import cards
 from builders import __version__
 from builders.digest import PHANTOMWIKI_CODE, code_digest
-from builders.phantomwiki import generate as engine
+from builders.phantomwiki import rows as engine
 from builders.phantomwiki.budget import check as check_memory
 from builders.phantomwiki.config import ConfigError, Settings, parse_name, settings_from
 from builders.phantomwiki.features import datasets_features

@@ -117,7 +117,7 @@ def question_difficulties(run: AgentRun) -> dict[str, int]:
 
 @cache
 def _difficulties(settings: Settings) -> dict[str, int]:
-    from builders.phantomwiki.generate import generate
+    from builders.phantomwiki.rows import generate
 
     return {q.id: q.difficulty for q in generate(settings, with_questions=True, with_articles=False).questions}
 

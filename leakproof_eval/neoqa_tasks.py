@@ -35,6 +35,27 @@ from . import TaskSetupError
 from .ordering import interleaved
 from .texts import keep, template, texts
 
+__all__ = [  # what the task YAMLs name (tasks/utils.py makes these visible to lm_eval)
+    "NeoQATask",
+    "neoqa_accuracy",
+    "neoqa_accuracy_answerable",
+    "neoqa_accuracy_deflection",
+    "neoqa_accuracy_false_premise",
+    "neoqa_accuracy_multi_hop_answerable",
+    "neoqa_accuracy_multi_hop_insufficient",
+    "neoqa_accuracy_time_span_answerable",
+    "neoqa_accuracy_time_span_insufficient",
+    "neoqa_accuracy_uncertain_specificity",
+    "neoqa_adt_score",
+    "neoqa_gold_number",
+    "neoqa_load",
+    "neoqa_multiple_choice_prompt",
+    "neoqa_prompt",
+    "neoqa_read_choices",
+    "neoqa_score_generation",
+    "neoqa_score_multiple_choice",
+]
+
 PREFIX = "neoqa_"
 BENCHMARK = "neoqa"
 _KEYS = ("data_dir", "decryption_key", "config", "split", "seed", "cache_dir")
@@ -112,7 +133,7 @@ def release_from(metadata: Mapping[str, Any]) -> Release:
     )
 
 
-def load_neoqa(**metadata: Any) -> Any:
+def neoqa_load(**metadata: Any) -> Any:
     """Instances of one split as id-only documents (answerable and must-deflect interleaved); texts held in `texts`."""
     import datasets
 
@@ -178,7 +199,7 @@ def _article(number: int, article: Mapping[str, Any]) -> str:
     return f"Article {number}: {article['headline']}\nDate: {article['date']}\n" + "\n".join(article["passages"])
 
 
-def prompt(doc: Mapping[str, Any]) -> str:
+def neoqa_prompt(doc: Mapping[str, Any]) -> str:
     """The paper's prompt 1 (appendix H.35): articles, question, its date, options numbered from 1."""
     release = texts(doc["release"])
     instance = release["instances"][doc["instance_id"]]
@@ -189,25 +210,25 @@ def prompt(doc: Mapping[str, Any]) -> str:
     )
 
 
-def multiple_choice_prompt(doc: Mapping[str, Any]) -> str:
+def neoqa_multiple_choice_prompt(doc: Mapping[str, Any]) -> str:
     """The same prompt ending in `Answer:`, so the likelihood of " N" is the model's choice of option N."""
-    return prompt(doc) + "\nAnswer:"
+    return neoqa_prompt(doc) + "\nAnswer:"
 
 
-def gold_number(doc: Mapping[str, Any]) -> str:
+def neoqa_gold_number(doc: Mapping[str, Any]) -> str:
     """The gold option's number (lm_eval logs it as the generative task's target)."""
     return str(doc["gold_answer_idx"] + 1)
 
 
 def gold_response(doc: Mapping[str, Any]) -> str:
     """What a perfect model writes for this document."""
-    return f"Answer: {gold_number(doc)}"
+    return f"Answer: {neoqa_gold_number(doc)}"
 
 
 # --- reading and scoring -------------------------------------------------------------------------------------------
 
 
-def read_choices(responses: Iterable[str], docs: Sequence[Mapping[str, Any]]) -> list[int | None]:
+def neoqa_read_choices(responses: Iterable[str], docs: Sequence[Mapping[str, Any]]) -> list[int | None]:
     """lm_eval filter for `neoqa_gen`: the 0-based option each response chose (parse_answer), None if unreadable."""
     return [parse_answer(response, options(doc)) for response, doc in zip(responses, docs)]
 
@@ -218,14 +239,14 @@ def _scored(doc: Mapping[str, Any], prediction: int | None) -> dict[str, Any]:
     }
 
 
-def score_multiple_choice(doc: Mapping[str, Any], results: Sequence[tuple[float, bool]]) -> dict[str, Any]:
+def neoqa_score_multiple_choice(doc: Mapping[str, Any], results: Sequence[tuple[float, bool]]) -> dict[str, Any]:
     """The option with the highest likelihood (the first on ties, as numpy's argmax), for every NeoQA metric."""
     likelihoods = [likelihood for likelihood, _ in results]
     item = _scored(doc, max(range(len(likelihoods)), key=likelihoods.__getitem__))
     return {name: item for name in (*METRICS, *CATEGORY_METRICS)}
 
 
-def score_generation(doc: Mapping[str, Any], results: Sequence[int | None]) -> dict[str, Any]:
+def neoqa_score_generation(doc: Mapping[str, Any], results: Sequence[int | None]) -> dict[str, Any]:
     """The parsed option for every NeoQA metric, and whether the response could be read at all (`parsed`)."""
     item = _scored(doc, results[0])
     return {name: item for name in (*METRICS, *CATEGORY_METRICS)} | {"parsed": float(results[0] is not None)}
@@ -248,10 +269,17 @@ def _aggregation(name: str, category: str | None = None) -> Callable[[Sequence[M
     return aggregate
 
 
-AGGREGATIONS: dict[str, Callable[[Sequence[Mapping[str, Any]]], float]] = {
-    **{name: _aggregation(name) for name in METRICS},
-    **{name: _aggregation(name, category) for name, category in CATEGORY_METRICS.items()},
-}
+# The aggregations the NeoQA YAMLs name: METRICS, then one per Table 4 column (CATEGORY_METRICS).
+neoqa_adt_score = _aggregation("adt_score")
+neoqa_accuracy_answerable = _aggregation("accuracy_answerable")
+neoqa_accuracy_deflection = _aggregation("accuracy_deflection")
+neoqa_accuracy = _aggregation("accuracy")
+neoqa_accuracy_multi_hop_answerable = _aggregation("accuracy_multi_hop_answerable", "multi-hop/answerable")
+neoqa_accuracy_time_span_answerable = _aggregation("accuracy_time_span_answerable", "time-span/answerable")
+neoqa_accuracy_multi_hop_insufficient = _aggregation("accuracy_multi_hop_insufficient", "multi-hop/insufficient")
+neoqa_accuracy_time_span_insufficient = _aggregation("accuracy_time_span_insufficient", "time-span/insufficient")
+neoqa_accuracy_false_premise = _aggregation("accuracy_false_premise", "false-premise")
+neoqa_accuracy_uncertain_specificity = _aggregation("accuracy_uncertain_specificity", "uncertain-specificity")
 
 
 def withheld(instance: Instance) -> tuple:

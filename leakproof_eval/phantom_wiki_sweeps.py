@@ -43,6 +43,11 @@ from .phantom_wiki_tasks import (
 )
 from .texts import keep, template
 
+__all__ = [  # what the task YAMLs name (tasks/utils.py makes these visible to lm_eval)
+    "PhantomWikiTask",
+    "phantom_wiki_load_long",
+]
+
 DEFAULT_LENGTHS = (4096, 8192)
 DEFAULT_POSITIONS = ("0", "0.5", "1")
 QUESTION_ALLOWANCE = 128
@@ -120,7 +125,7 @@ def _round_robin(runs: Sequence[Sequence[T]]) -> list[T]:
     return out
 
 
-def load_long(**metadata: Any) -> Any:
+def phantom_wiki_load_long(**metadata: Any) -> Any:
     """`phantom_wiki_long`: the instances at every length and position, the same question families at each."""
     universe = universe_from(metadata)
     lengths, positions = lengths_and_positions(metadata)
@@ -162,8 +167,8 @@ def rag_depths(metadata: Mapping[str, Any]) -> list[int]:
 
 def load_rag_sweep(metadata: Mapping[str, Any], cite: bool) -> Any:
     """RAG rows at each retrieval depth, each document with the articles its question needs."""
-    from builders.phantomwiki.generate import generate
     from builders.phantomwiki.instances import rag_required
+    from builders.phantomwiki.rows import generate
 
     ks = rag_depths(metadata)
     universe = universe_from(metadata if wants_release(metadata) else {**metadata, PREFIX + "retrieval_k": ks[0]})

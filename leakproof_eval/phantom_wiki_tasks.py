@@ -35,6 +35,39 @@ from .ordering import interleaved, seeded_order
 from .phantom_wiki_release import RELEASE_KEYS, published, released_rows, wants_release
 from .texts import keep, template, texts
 
+__all__ = [  # what the task YAMLs name (tasks/utils.py makes these visible to lm_eval)
+    "phantom_wiki_accuracy_answerable",
+    "phantom_wiki_accuracy_deflection",
+    "phantom_wiki_adt_score",
+    "phantom_wiki_citation_precision",
+    "phantom_wiki_citation_recall",
+    "phantom_wiki_evidence_prompt",
+    "phantom_wiki_exact_match",
+    "phantom_wiki_f1",
+    "phantom_wiki_load_instances",
+    "phantom_wiki_load_instances_cite",
+    "phantom_wiki_load_mc",
+    "phantom_wiki_load_questions",
+    "phantom_wiki_load_rag",
+    "phantom_wiki_load_rag_cite",
+    "phantom_wiki_mc_accuracy",
+    "phantom_wiki_mc_accuracy_answerable",
+    "phantom_wiki_mc_accuracy_deflection",
+    "phantom_wiki_mc_adt_score",
+    "phantom_wiki_mc_prompt",
+    "phantom_wiki_precision",
+    "phantom_wiki_question_prompt",
+    "phantom_wiki_read_answers",
+    "phantom_wiki_read_predictions",
+    "phantom_wiki_recall",
+    "phantom_wiki_score_choice",
+    "phantom_wiki_score_evidence",
+    "phantom_wiki_score_evidence_cite",
+    "phantom_wiki_score_question",
+    "phantom_wiki_target",
+    "phantom_wiki_unified_score",
+]
+
 PREFIX = "phantom_wiki_"
 BENCHMARK = "phantom_wiki"
 MAX_IN_CONTEXT_PEOPLE = 5000
@@ -168,7 +201,7 @@ def _dataset(docs: list[dict[str, Any]], what: str) -> Any:
 # --- loaders (lm_eval calls them as custom_dataset(**metadata)) -------------------------------------------------
 
 
-def load_questions(**metadata: Any) -> Any:
+def phantom_wiki_load_questions(**metadata: Any) -> Any:
     """`phantom_wiki_questions`: every question of the universe, in one seeded order; the corpus is held once."""
     universe = universe_from(metadata)
     if universe.settings.size > MAX_IN_CONTEXT_PEOPLE:
@@ -233,17 +266,17 @@ def _evidence_docs(metadata: Mapping[str, Any], subset: str, cite: bool) -> Any:
     return _dataset(docs, f"{universe.name}_{subset}")
 
 
-def load_instances(**metadata: Any) -> Any:
+def phantom_wiki_load_instances(**metadata: Any) -> Any:
     """`phantom_wiki_instances`: evidence instances (sufficient / insufficient, with distractors)."""
     return _evidence_docs(metadata, "instances", cite=False)
 
 
-def load_instances_cite(**metadata: Any) -> Any:
+def phantom_wiki_load_instances_cite(**metadata: Any) -> Any:
     """`phantom_wiki_instances_cite`: the same instances, the prompt asking for document numbers."""
     return _evidence_docs(metadata, "instances", cite=True)
 
 
-def load_rag(**metadata: Any) -> Any:
+def phantom_wiki_load_rag(**metadata: Any) -> Any:
     """`phantom_wiki_rag`: each question with its BM25 top-k articles, sufficient or not (exact), with the articles
     its answer needs (retrieval is scored on its own); `phantom_wiki_retrieval_k` may be a list to sweep."""
     from .phantom_wiki_sweeps import load_rag_sweep
@@ -251,7 +284,7 @@ def load_rag(**metadata: Any) -> Any:
     return load_rag_sweep(metadata, cite=False)
 
 
-def load_mc(**metadata: Any) -> Any:
+def phantom_wiki_load_mc(**metadata: Any) -> Any:
     """`phantom_wiki_mc`: the evidence instances with their options, numbered from 1 (choices are the numbers)."""
     dataset = _evidence_docs(metadata, "instances", cite=False)
     universe = universe_from(metadata)
@@ -267,7 +300,7 @@ def load_mc(**metadata: Any) -> Any:
     )
 
 
-def load_rag_cite(**metadata: Any) -> Any:
+def phantom_wiki_load_rag_cite(**metadata: Any) -> Any:
     """`phantom_wiki_rag_cite`: the RAG rows, the prompt asking for document numbers."""
     from .phantom_wiki_sweeps import load_rag_sweep
 
@@ -277,12 +310,12 @@ def load_rag_cite(**metadata: Any) -> Any:
 # --- prompts ---------------------------------------------------------------------------------------------------
 
 
-def question_prompt(doc: Mapping[str, Any]) -> str:
+def phantom_wiki_question_prompt(doc: Mapping[str, Any]) -> str:
     """The paper's ZeroShot prompt: the whole corpus, then the question."""
     return template("phantom_wiki_zeroshot").format(evidence=texts(doc["universe"]), question=doc["question"])
 
 
-def evidence_prompt(doc: Mapping[str, Any]) -> str:
+def phantom_wiki_evidence_prompt(doc: Mapping[str, Any]) -> str:
     """The instance's documents in order (numbered from 1 when citations are asked for), then the question.
 
     A question that starts from an attribute value is preceded by its closed-world sentence ("In this
@@ -297,7 +330,7 @@ def evidence_prompt(doc: Mapping[str, Any]) -> str:
     return template("phantom_wiki_evidence").format(evidence="\n\n".join(shown), question=question)
 
 
-def mc_prompt(doc: Mapping[str, Any]) -> str:
+def phantom_wiki_mc_prompt(doc: Mapping[str, Any]) -> str:
     """The instance's documents, the question and its options numbered from 1, ending in `Answer:`."""
     articles = texts(doc["universe"])
     evidence = "\n\n".join(articles[title].strip() for title in doc["document_titles"])
@@ -306,14 +339,14 @@ def mc_prompt(doc: Mapping[str, Any]) -> str:
     return template("phantom_wiki_mc").format(evidence=evidence, question=question, options=options)
 
 
-def gold_text(doc: Mapping[str, Any]) -> str:
+def phantom_wiki_target(doc: Mapping[str, Any]) -> str:
     """The gold answer as one comma-separated string (lm_eval logs it as the target)."""
     return f"{metrics.ANSWER_SEPARATOR} ".join(doc["answer"])
 
 
 def gold_response(doc: Mapping[str, Any]) -> str:
     """What a perfect model writes for this document: the gold answer, with its citations when they are asked for."""
-    answer = gold_text(doc)
+    answer = phantom_wiki_target(doc)
     if doc.get("cite") and doc["answerable"] == SUFFICIENT:
         answer += " " + "".join(f"[{position + 1}]" for position in doc["citations"])
     return answer
@@ -322,12 +355,12 @@ def gold_response(doc: Mapping[str, Any]) -> str:
 # --- reading a response (lm_eval filter) -------------------------------------------------------------------------
 
 
-def read_answers(responses: Iterable[str], docs: Sequence[Mapping[str, Any]]) -> list[str]:
+def phantom_wiki_read_answers(responses: Iterable[str], docs: Sequence[Mapping[str, Any]]) -> list[str]:
     """lm_eval filter for `phantom_wiki_questions`: each response's answer text."""
     return [read_response(response)["answer"] for response in responses]
 
 
-def read_predictions(responses: Iterable[str], docs: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def phantom_wiki_read_predictions(responses: Iterable[str], docs: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """lm_eval filter for the evidence tasks: each response's answer and cited positions."""
     return [read_response(response) for response in responses]
 
@@ -335,7 +368,7 @@ def read_predictions(responses: Iterable[str], docs: Sequence[Mapping[str, Any]]
 # --- scoring: per-document values, aggregated by builders.metrics --------------------------------------------------
 
 
-def score_question(doc: Mapping[str, Any], results: Sequence[str]) -> dict[str, float]:
+def phantom_wiki_score_question(doc: Mapping[str, Any], results: Sequence[str]) -> dict[str, float]:
     """Answer precision, recall, F1 and exact match of one question (builders.metrics.answer_scores); lm_eval means
     them."""
     return metrics.answer_scores(results[0], doc["answer"])
@@ -362,13 +395,17 @@ def _scored(doc: Mapping[str, Any], prediction: Mapping[str, Any]) -> dict[str, 
     return item
 
 
-def score_evidence(doc: Mapping[str, Any], results: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+def phantom_wiki_score_evidence(
+    doc: Mapping[str, Any], results: Sequence[Mapping[str, Any]]
+) -> dict[str, dict[str, Any]]:
     """Per-document values of the evidence metrics (the answer only); the aggregations call instance_scores."""
     item = _scored(doc, {"answer": results[0]["answer"]})
     return {name: item for name in EVIDENCE_METRICS}
 
 
-def score_evidence_cite(doc: Mapping[str, Any], results: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+def phantom_wiki_score_evidence_cite(
+    doc: Mapping[str, Any], results: Sequence[Mapping[str, Any]]
+) -> dict[str, dict[str, Any]]:
     """Per-document values of the evidence metrics with citation precision and recall."""
     item = _scored(doc, results[0])
     return {name: item for name in EVIDENCE_METRICS + CITATION_METRICS}
@@ -391,14 +428,22 @@ def _aggregation(name: str) -> Callable[[Sequence[Mapping[str, Any]]], float]:
     def aggregate(items: Sequence[Mapping[str, Any]]) -> float:
         return evidence_scores(items)[name]
 
-    aggregate.__name__ = aggregate.__qualname__ = name
+    aggregate.__name__ = aggregate.__qualname__ = f"phantom_wiki_{name}"
     aggregate.__doc__ = f"`{name}` of builders.metrics.instance_scores over the evaluated documents."
     return aggregate
 
 
-AGGREGATIONS: dict[str, Callable[[Sequence[Mapping[str, Any]]], float]] = {
-    name: _aggregation(name) for name in EVIDENCE_METRICS + CITATION_METRICS
-}
+# The aggregations the evidence tasks' YAMLs name, one per metric (EVIDENCE_METRICS, CITATION_METRICS).
+phantom_wiki_accuracy_answerable = _aggregation("accuracy_answerable")
+phantom_wiki_accuracy_deflection = _aggregation("accuracy_deflection")
+phantom_wiki_adt_score = _aggregation("adt_score")
+phantom_wiki_unified_score = _aggregation("unified_score")
+phantom_wiki_precision = _aggregation("precision")
+phantom_wiki_recall = _aggregation("recall")
+phantom_wiki_f1 = _aggregation("f1")
+phantom_wiki_exact_match = _aggregation("exact_match")
+phantom_wiki_citation_precision = _aggregation("citation_precision")
+phantom_wiki_citation_recall = _aggregation("citation_recall")
 
 
 # --- multiple choice -----------------------------------------------------------------------------------------------
@@ -406,7 +451,9 @@ AGGREGATIONS: dict[str, Callable[[Sequence[Mapping[str, Any]]], float]] = {
 CHOICE_METRICS: tuple[str, ...] = ("adt_score", "accuracy_answerable", "accuracy_deflection", "accuracy")
 
 
-def score_choice(doc: Mapping[str, Any], results: Sequence[tuple[float, bool]]) -> dict[str, dict[str, Any]]:
+def phantom_wiki_score_choice(
+    doc: Mapping[str, Any], results: Sequence[tuple[float, bool]]
+) -> dict[str, dict[str, Any]]:
     """The option with the highest likelihood (the first on ties), for every multiple-choice metric."""
     likelihoods = [likelihood for likelihood, _ in results]
     item = {
@@ -431,11 +478,13 @@ def _choice_aggregation(name: str) -> Callable[[Sequence[Mapping[str, Any]]], fl
     def aggregate(items: Sequence[Mapping[str, Any]]) -> float:
         return choice_item_scores(items)[name]
 
-    aggregate.__name__ = aggregate.__qualname__ = f"mc_{name}"
+    aggregate.__name__ = aggregate.__qualname__ = f"phantom_wiki_mc_{name}"
     aggregate.__doc__ = f"`{name}` of builders.metrics.choice_scores over the evaluated documents."
     return aggregate
 
 
-CHOICE_AGGREGATIONS: dict[str, Callable[[Sequence[Mapping[str, Any]]], float]] = {
-    name: _choice_aggregation(name) for name in CHOICE_METRICS
-}
+# The aggregations phantom_wiki_mc's YAML names, one per metric (CHOICE_METRICS).
+phantom_wiki_mc_adt_score = _choice_aggregation("adt_score")
+phantom_wiki_mc_accuracy_answerable = _choice_aggregation("accuracy_answerable")
+phantom_wiki_mc_accuracy_deflection = _choice_aggregation("accuracy_deflection")
+phantom_wiki_mc_accuracy = _choice_aggregation("accuracy")

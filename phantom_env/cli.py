@@ -12,7 +12,7 @@ from typing import Any
 
 from builders.cli.passphrase import add_passphrase_options, passphrase_from
 from builders.phantomwiki.config import ConfigError, Settings, format_name, parse_universe, settings_from, universe_name
-from builders.phantomwiki.generate import generate
+from builders.phantomwiki.rows import generate
 from builders.publishing.errors import ReleaseError
 
 from .baselines import OracleModel, RandomWalkModel

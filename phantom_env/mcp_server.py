@@ -21,7 +21,7 @@ from typing import Any
 
 from builders.metrics import answer_scores
 from builders.phantomwiki.config import ConfigError, parse_universe, settings_from
-from builders.phantomwiki.generate import generate
+from builders.phantomwiki.rows import generate
 
 from .runner import Task, tasks_of
 from .tools import INVALID, Corpus, Episode, ToolArgumentError, bind_arguments, function_schema, tools_of

@@ -34,11 +34,11 @@ from typing import Any, overload
 
 from builders.metrics import DEFLECTION, answer_scores, is_deflection, read_response
 from builders.phantomwiki.config import ConfigError, format_name, parse_universe, settings_from
-from builders.phantomwiki.generate import Generated, complete, generate
 from builders.phantomwiki.kinship import Kinship
 from builders.phantomwiki.questions import difficulty, fill_template, render
 from builders.phantomwiki.relations import relation_bank
 from builders.phantomwiki.required import RequiredSets, closed_world_statement
+from builders.phantomwiki.rows import Generated, complete, generate
 from builders.phantomwiki.solver import Solver
 from builders.phantomwiki.templates import Template, generate_templates
 from builders.rng import below, shuffled, stream

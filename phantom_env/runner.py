@@ -32,8 +32,8 @@ from typing import Any, Protocol
 from builders import __version__
 from builders.locks import FolderBusy, held
 from builders.metrics import answer_scores, read_response, required_recall
-from builders.phantomwiki.generate import Generated
 from builders.phantomwiki.required import RequiredSets, starts_from_attribute
+from builders.phantomwiki.rows import Generated
 from builders.phantomwiki.solver import parse_literal
 
 from .tools import Corpus, Episode, format_pred, parse_action, prompt_tools, schemas

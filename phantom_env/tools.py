@@ -85,7 +85,7 @@ class Corpus:
 
     @classmethod
     def from_generated(cls, generated: Any) -> Corpus:
-        """The corpus of a generated universe (builders.phantomwiki.generate.Generated)."""
+        """The corpus of a generated universe (builders.phantomwiki.rows.Generated)."""
         return cls([(article.title, article.article) for article in generated.articles])
 
     def retrieve(self, entity: str) -> int | None:

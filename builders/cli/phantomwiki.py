@@ -121,7 +121,7 @@ def write_files(
     """Generate one universe and write `subsets` into `out`: (the generated universe, rows written per subset).
     `bars` draws the stage and row bars (for one universe at a time; a pool of them prints a line each)."""
     from ..export import write_rows
-    from ..phantomwiki import generate as engine
+    from ..phantomwiki import rows as engine
     from ..phantomwiki.features import arrow_schema
     from ..progress import StageBar, counted
 

@@ -79,7 +79,7 @@ def run(settings: Settings, subset: str, args: argparse.Namespace) -> int:
 
 def _rows(settings: Settings, subset: str) -> Iterator[dict]:
     """The subset's rows in their order, made as `generate` makes them, with the stage bar on stderr."""
-    from ..phantomwiki import generate as engine
+    from ..phantomwiki import rows as engine
     from ..progress import StageBar
 
     bar = StageBar(universe_name(settings), engine.stage_names([subset]))

@@ -27,7 +27,7 @@ from ..checks import is_whole
 from ..digest import PHANTOMWIKI_CODE, code_digest
 from ..locks import FolderBusy, held
 from ..neoqa import CONFIG_NAMES as NEOQA_CONFIG_NAMES
-from ..phantomwiki import generate as engine
+from ..phantomwiki import rows as engine
 from ..phantomwiki.config import SUBSETS, ConfigError, Settings, format_name, parse_name, parse_universe, settings_from
 from ..phantomwiki.features import arrow_schema, subset_features
 from ..processes import each_result

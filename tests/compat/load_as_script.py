@@ -13,7 +13,7 @@ from pathlib import Path
 
 import datasets
 
-from builders.phantomwiki import generate as engine
+from builders.phantomwiki import rows as engine
 from builders.phantomwiki.config import SUBSETS, settings_from
 
 SCRIPT = Path(__file__).resolve().parents[2] / "phantom_wiki.py"

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from builders.phantomwiki.config import settings_from
-from builders.phantomwiki.generate import corpus_rows, generate, question_rows
+from builders.phantomwiki.rows import corpus_rows, generate, question_rows
 from builders.publishing.phantomwiki import write_release
 from phantom_env.cli import main
 from phantom_env.release import ReleaseRowsError, tasks_of_rows

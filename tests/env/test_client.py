@@ -159,7 +159,7 @@ def test_a_slow_drip_mid_run_is_retried_each_try_within_the_deadline():
 
 def test_a_run_whose_endpoint_turns_hostile_stops_in_one_line_keeping_what_it_saved(tmp_path):
     from builders.phantomwiki.config import settings_from
-    from builders.phantomwiki.generate import generate
+    from builders.phantomwiki.rows import generate
     from phantom_env.runner import TRAJECTORIES, read_trajectories, run, tasks_of
     from phantom_env.tools import Corpus
 

@@ -19,7 +19,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from builders.phantomwiki.config import settings_from
-from builders.phantomwiki.generate import generate
+from builders.phantomwiki.rows import generate
 from phantom_env.mcp_server import tool_schemas
 from phantom_env.runner import tasks_of
 from phantom_env.tools import Corpus, Episode

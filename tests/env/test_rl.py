@@ -6,7 +6,7 @@ import pytest
 
 from builders.metrics import DEFLECTION
 from builders.phantomwiki.config import ConfigError, settings_from
-from builders.phantomwiki.generate import generate
+from builders.phantomwiki.rows import generate
 from phantom_env.rl import PhantomWikiDataset, curriculum, reward, score_answer
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from builders.phantomwiki.config import settings_from
-from builders.phantomwiki.generate import Generated, generate
+from builders.phantomwiki.rows import Generated, generate
 from phantom_env.baselines import OracleModel, RandomWalkModel
 from phantom_env.client import ChatClient, EndpointError
 from phantom_env.runner import RUN_FILE, TRAJECTORIES, RunError, read_trajectories, run, table, tasks_of
@@ -265,7 +265,7 @@ KILLED_REPAIR = """
 import os, sys
 from pathlib import Path
 from builders.phantomwiki.config import settings_from
-from builders.phantomwiki.generate import generate
+from builders.phantomwiki.rows import generate
 from phantom_env.baselines import OracleModel
 from phantom_env.runner import run, tasks_of
 from phantom_env.tools import Corpus

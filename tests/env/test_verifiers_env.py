@@ -19,7 +19,7 @@ import pytest
 pytest.importorskip("verifiers.v1", reason="the verifiers extra: pip install -e environments/phantom_wiki_env")
 
 from builders.phantomwiki.config import settings_from
-from builders.phantomwiki.generate import generate
+from builders.phantomwiki.rows import generate
 from phantom_env.baselines import OracleModel
 from phantom_env.rl import PhantomWikiDataset
 from phantom_env.runner import tasks_of

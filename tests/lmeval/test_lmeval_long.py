@@ -7,13 +7,13 @@ from lm_eval.api.instance import Instance
 
 from builders import metrics
 from builders.phantomwiki.config import settings_from
-from builders.phantomwiki.generate import generate
 from builders.phantomwiki.instances import build_rag, rag_required
+from builders.phantomwiki.rows import generate
 from builders.tokens import Estimate
 from leakproof_eval import TaskSetupError
 from leakproof_eval.models import OracleLM
-from leakproof_eval.phantom_wiki_sweeps import GENERATION_TOKENS, load_long, load_rag_sweep
-from leakproof_eval.phantom_wiki_tasks import evidence_prompt
+from leakproof_eval.phantom_wiki_sweeps import GENERATION_TOKENS, load_rag_sweep, phantom_wiki_load_long
+from leakproof_eval.phantom_wiki_tasks import phantom_wiki_evidence_prompt
 from tests.lmeval.harness import evaluate, scores
 from tests.lmeval.test_lmeval_careful_reader import ReaderLM, queries
 
@@ -41,7 +41,7 @@ def test_the_oracle_scores_one_at_every_length_and_position(universes):
 
 
 def test_every_prompt_and_its_answer_fit_in_its_length_and_each_length_asks_the_same_questions(universes):
-    docs = load_long(
+    docs = phantom_wiki_load_long(
         phantom_wiki_config="n500_s1",
         phantom_wiki_cache_dir=universes,
         max_seq_lengths=LENGTHS,
@@ -50,7 +50,7 @@ def test_every_prompt_and_its_answer_fit_in_its_length_and_each_length_asks_the_
     estimate = Estimate()
     families = {}
     for doc in docs:
-        assert estimate.count(evidence_prompt(doc)) + GENERATION_TOKENS <= doc["max_length"], doc["id"]
+        assert estimate.count(phantom_wiki_evidence_prompt(doc)) + GENERATION_TOKENS <= doc["max_length"], doc["id"]
         families.setdefault(doc["max_length"], set()).add(doc["question_family_id"])
     assert len({frozenset(f) for f in families.values()}) == 1  # the same question families at every length
     first = docs[: 2 * len(LENGTHS) * len(POSITIONS)]  # --limit: any prefix holds every point of the sweep
@@ -111,7 +111,7 @@ def test_a_reader_of_the_first_two_thousand_characters_degrades_with_length(univ
 )
 def test_a_bad_sweep_is_one_line(universes, metadata, says):
     with pytest.raises(TaskSetupError) as error:
-        load_long(phantom_wiki_config="n500_s1", phantom_wiki_cache_dir=universes, **metadata)
+        phantom_wiki_load_long(phantom_wiki_config="n500_s1", phantom_wiki_cache_dir=universes, **metadata)
     assert says in str(error.value) and "\n" not in str(error.value)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from lm_eval import simple_evaluate
@@ -246,3 +247,21 @@ def test_the_wrapper_reports_bad_metadata_in_one_line(monkeypatch, capsys):
     code = main(["run", "--model", "oracle", "--tasks", "phantom_wiki_rag", "--metadata", '{"phantom_wiki_colour": 1}'])
     last = capsys.readouterr().err.strip().splitlines()[-1]
     assert code == 2 and last.startswith("leakproof_eval: unknown metadata key phantom_wiki_colour; the keys are")
+
+
+def test_every_function_a_task_yaml_names_is_defined_under_that_name():
+    """A YAML's `!function utils.X` finds X in tasks/utils.py, and X is a function (or class) named X in leakproof_eval:
+    no alias stands between the YAML and the code."""
+    import importlib.util
+    import re
+
+    folder = Path(leakproof_eval.tasks_path())
+    spec = importlib.util.spec_from_file_location("task_utils", folder / "utils.py")
+    assert spec and spec.loader
+    utils = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(utils)
+    named = {name for path in folder.iterdir() for name in re.findall(r"!function utils\.(\w+)", path.read_text())}
+    assert len(named) > 40
+    for name in sorted(named):
+        function = getattr(utils, name)
+        assert function.__name__ == name and function.__module__.startswith("leakproof_eval."), name

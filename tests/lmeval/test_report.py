@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from builders.phantomwiki.config import settings_from
-from builders.phantomwiki.generate import generate
+from builders.phantomwiki.rows import generate
 from leakproof_eval.figures import read_table
 from leakproof_eval.report import columns
 from leakproof_eval.results import universe_label

@@ -6,8 +6,8 @@ import dataclasses
 from functools import cache
 
 from builders.phantomwiki.config import settings_from
-from builders.phantomwiki.generate import Generated, generate
 from builders.phantomwiki.instances import build_instances, build_rag
+from builders.phantomwiki.rows import Generated, generate
 
 
 @cache

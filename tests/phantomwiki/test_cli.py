@@ -11,7 +11,7 @@ from pathlib import Path
 import datasets
 import pytest
 
-from builders.phantomwiki import generate as engine
+from builders.phantomwiki import rows as engine
 from builders.phantomwiki.config import RANGES, SUBSETS, Settings
 from tests.phantomwiki.pw_universes import generated
 

@@ -13,7 +13,7 @@ import pytest
 
 import builders.digest
 import phantom_wiki
-from builders.phantomwiki import generate as engine
+from builders.phantomwiki import rows as engine
 from builders.phantomwiki.config import ConfigError, Settings
 from tests.phantomwiki.pw_universes import generated
 

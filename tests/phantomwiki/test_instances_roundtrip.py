@@ -11,7 +11,7 @@ import pytest
 
 from builders.phantomwiki.config import settings_from
 from builders.phantomwiki.features import datasets_features
-from builders.phantomwiki.generate import ROWS, generate
+from builders.phantomwiki.rows import ROWS, generate
 
 REPO = Path(__file__).resolve().parents[2]
 

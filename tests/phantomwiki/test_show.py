@@ -14,7 +14,7 @@ import pytest
 
 from builders.cli.phantomwiki import main
 from builders.cli.show import readable, why
-from builders.phantomwiki import generate as engine
+from builders.phantomwiki import rows as engine
 from builders.phantomwiki.config import SUBSETS, format_name, settings_from
 from tests.phantomwiki.pw_universes import generated
 

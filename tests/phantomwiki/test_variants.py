@@ -13,10 +13,10 @@ import pytest
 
 from builders.metrics import DEFLECTION, answer_set
 from builders.phantomwiki.config import settings_from
-from builders.phantomwiki.generate import ROWS, generate
 from builders.phantomwiki.options import UNANSWERABLE
 from builders.phantomwiki.prolog import write_program
 from builders.phantomwiki.relations import places, relations
+from builders.phantomwiki.rows import ROWS, generate
 from builders.phantomwiki.variants import KINDS, PLACES, read_premises
 from builders.phantomwiki.vocabulary import load_vocabulary
 from tests.phantomwiki.careful_reader import Documents, Reader

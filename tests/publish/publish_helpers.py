@@ -11,7 +11,7 @@ from pathlib import Path
 
 from builders import __version__
 from builders.phantomwiki.config import settings_from
-from builders.phantomwiki.generate import Generated, generate
+from builders.phantomwiki.rows import Generated, generate
 from tests.publish.hub_standin import HubStandIn
 
 ROOT = Path(__file__).resolve().parents[2]

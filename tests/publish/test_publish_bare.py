@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from builders.phantomwiki import generate as engine
+from builders.phantomwiki import rows as engine
 from builders.phantomwiki.config import SUBSETS
 from builders.publishing.phantomwiki import write_release
 from tests.publish.publish_helpers import CONFIG, ROOT, generated, release_files

@@ -17,7 +17,7 @@ from huggingface_hub import DatasetCard
 import cards
 import phantom_wiki
 from builders.cli import phantomwiki as cli
-from builders.phantomwiki import generate as engine
+from builders.phantomwiki import rows as engine
 from builders.phantomwiki.config import SUBSETS, ConfigError
 from builders.publishing.errors import ReleaseError
 from builders.publishing.loading import DECRYPTED

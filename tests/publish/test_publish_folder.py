@@ -14,7 +14,7 @@ from huggingface_hub import DatasetCard
 import cards
 import phantom_wiki
 from builders import __version__
-from builders.phantomwiki import generate as engine
+from builders.phantomwiki import rows as engine
 from builders.phantomwiki.config import SUBSETS, ConfigError, settings_from
 from builders.phantomwiki.features import FEATURES, arrow_schema, datasets_features
 from builders.publishing.errors import PublishError, ReleaseError

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import phantom_wiki
-from builders.phantomwiki import generate as engine
+from builders.phantomwiki import rows as engine
 from builders.phantomwiki.config import SUBSETS, settings_from
 from builders.publishing.errors import ReleaseError
 from builders.publishing.loading import locate

@@ -18,7 +18,7 @@ import verifiers.v1 as vf
 from pydantic import Field
 
 from builders.phantomwiki.config import settings_from
-from builders.phantomwiki.generate import generate
+from builders.phantomwiki.rows import generate
 from phantom_env.recipes import single_turn_prompt
 from phantom_env.rl import PhantomWikiDataset, score_answer
 from phantom_env.runner import prompt, tasks_of

@@ -1,4 +1,5 @@
-"""A configuration's rows, subset by subset, from the stages' plain objects (stages.py)."""
+"""A configuration's rows, subset by subset, from the stages' plain objects (stages.py, whose `generate` and
+`prepare` it hands on, so that one import makes a universe and its rows)."""
 
 from __future__ import annotations
 

@@ -25,13 +25,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from builders import metrics  # noqa: E402
-from builders.phantomwiki.config import settings_from  # noqa: E402
-from builders.phantomwiki.instances import build_instances  # noqa: E402
-from builders.phantomwiki.required import RequiredSets  # noqa: E402
-from builders.phantomwiki.rows import generate  # noqa: E402
-from builders.retrieval import Bm25Index  # noqa: E402
-from builders.tokens import joined  # noqa: E402
+from builders import metrics
+from builders.phantomwiki.config import settings_from
+from builders.phantomwiki.instances import build_instances
+from builders.phantomwiki.required import RequiredSets
+from builders.phantomwiki.rows import generate
+from builders.retrieval import Bm25Index
+from builders.tokens import joined
 
 TIME_LENGTHS = (0, 4096, 32768, 131072)
 

@@ -101,7 +101,7 @@ def counter(tokenizer: str = "") -> Counter:
         ) from None
     try:
         loaded = transformers.AutoTokenizer.from_pretrained(tokenizer, local_files_only=True)
-    except Exception as error:  # noqa: BLE001  (transformers raises OSError, ValueError, KeyError, ... for bad files)
+    except Exception as error:
         what = "a folder without tokenizer files" if Path(tokenizer).expanduser().is_dir() else "not on this machine"
         raise TokenizerError(
             f"tokenizer={tokenizer!r} cannot be loaded: {what} ({type(error).__name__}); give a folder holding "

@@ -112,39 +112,46 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+def _check(args: argparse.Namespace) -> None:
+    """Refuse, in one line, the options a run cannot start with."""
+    for name in ("max_steps", "concurrency", "limit", "max_reply_bytes"):
+        value = getattr(args, name)
+        if value is not None and value < 1:
+            raise ConfigError(f"--{name.replace('_', '-')} {value} must be at least 1")
+    if not 0 < args.timeout < math.inf:
+        raise ConfigError(f"--timeout {args.timeout} must be a positive number of seconds")
+    parse_universe(args.config, "agent")
+    if not args.base_url and args.model not in BASELINES:
+        raise ConfigError(
+            f"give --base-url for model {args.model!r}, or --model {' or '.join(BASELINES)} "
+            "to run a baseline without weights"
+        )
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise ConfigError(f"--out {out} is a file; give a folder")
+
+
+def _model(args: argparse.Namespace, tasks: list[Task]) -> Model:
+    """The model a run asks: an endpoint's, or a baseline without weights (the oracle, the random walk)."""
+    if args.base_url:
+        return ChatClient(
+            args.base_url,
+            args.model,
+            api_key=os.environ.get(args.api_key_env) or None,
+            timeout=args.timeout,
+            max_reply_bytes=args.max_reply_bytes,
+        )
+    return OracleModel(tasks) if args.model == "oracle" else RandomWalkModel(args.seed)
+
+
 def main(argv: list[str]) -> int:
     """Run the command; user errors end in one line."""
     args = parser().parse_args(argv)
     try:
-        for name in ("max_steps", "concurrency", "limit", "max_reply_bytes"):
-            value = getattr(args, name)
-            if value is not None and value < 1:
-                raise ConfigError(f"--{name.replace('_', '-')} {value} must be at least 1")
-        if not 0 < args.timeout < math.inf:
-            raise ConfigError(f"--timeout {args.timeout} must be a positive number of seconds")
-        parse_universe(args.config, "agent")
-        if not args.base_url and args.model not in BASELINES:
-            raise ConfigError(
-                f"give --base-url for model {args.model!r}, or --model {' or '.join(BASELINES)} "
-                "to run a baseline without weights"
-            )
+        _check(args)
         out = Path(args.out)
-        if out.exists() and not out.is_dir():
-            raise ConfigError(f"--out {out} is a file; give a folder")
         settings, tasks, corpus, release = _source(args)
-        model: Model
-        if args.base_url:
-            model = ChatClient(
-                args.base_url,
-                args.model,
-                api_key=os.environ.get(args.api_key_env) or None,
-                timeout=args.timeout,
-                max_reply_bytes=args.max_reply_bytes,
-            )
-        if args.model == "oracle" and not args.base_url:
-            model = OracleModel(tasks)
-        elif not args.base_url:
-            model = RandomWalkModel(args.seed)
+        model = _model(args, tasks)
         identity: dict[str, Any] = {
             "universe": universe_name(settings),
             "settings": asdict(settings),

@@ -13,6 +13,7 @@ from .kinship import Kinship
 from .relations import attributes, question_attributes, relation_bank, relations
 from .solver import Solver, fact_text
 from .templates import COUNT, NAME, WHAT, Template
+from .universe import Universe
 
 _PLACEHOLDER = re.compile(r"<[a-z_]+>_\d+")
 ATTEMPTS_PER_QUESTION = 100
@@ -34,7 +35,7 @@ class Question:
     evidence: list[str]
 
 
-def _attribute_pairs(universe, person: int) -> list[tuple[str, str]]:
+def _attribute_pairs(universe: Universe, person: int) -> list[tuple[str, str]]:
     pairs = []
     for name in question_attributes():
         value = universe.attribute(name)[person]

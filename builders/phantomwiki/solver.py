@@ -12,9 +12,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from .kinship import Fact, Kinship
 from .relations import attributes, relations
+from .universe import Universe
+
+Value = Any  # what a hop reaches: a person's id (int), or an attribute value (a count, a date, an occupation ...)
 
 _COUNT = re.compile(r"^aggregate_all\(count,\s*distinct\((\w+)\((.+?),\s*(Y_\d+)\)\),\s*(Count_\d+)\)$")
 _LITERAL = re.compile(r"^(\w+)\((.+?),\s*(.+)\)$")
@@ -115,7 +119,7 @@ class Solver:
     def _person(self, name: str) -> int | None:
         return self.universe.ids.get(name)
 
-    def _hop(self, lit: Literal, value) -> set:
+    def _hop(self, lit: Literal, value: Value) -> set[Value]:
         u = self.universe
         if lit.kind == "relation":
             return set(self.kinship.targets(lit.predicate, value))
@@ -135,7 +139,7 @@ class Solver:
             return sorted(values, key=lambda person: self.universe.names[person])
         return sorted(values)
 
-    def _text(self, value, lit: Literal) -> str:
+    def _text(self, value: Value, lit: Literal) -> str:
         if lit.kind == "relation" or (lit.kind == "attribute" and lit.inverse):
             return self.universe.names[value]
         return str(value)
@@ -146,7 +150,7 @@ class Solver:
             self._derived[key] = self.kinship.derive(rel, source)
         return self._derived[key]
 
-    def _edge_facts(self, lit: Literal, source, target) -> set[Fact]:
+    def _edge_facts(self, lit: Literal, source: Value, target: Value) -> set[Fact]:
         if lit.kind == "relation":
             return self._derive(lit.predicate, source)[target]
         if lit.kind == "count":
@@ -173,7 +177,7 @@ class Solver:
         return facts
 
 
-def fact_text(universe, fact: Fact) -> str:
+def fact_text(universe: Universe, fact: Fact) -> str:
     """A fact as a Prolog clause body in v1 form, e.g. parent("Ann Lee", "Bo Lee")."""
     kind, *people = fact
     names = universe.names

@@ -143,15 +143,7 @@ def _decrypted(folder: Path, entries: list[Entry], passphrase: str, cache_root: 
     target = cache_root / DECRYPTED / f"{config_name}-{key}"
     remove_orphans(target.parent, ".partial-")  # the plaintext of an opening that was killed
     names = [Path(entry.path).name.removesuffix(SEALED_SUFFIX) + PLAIN_SUFFIX for entry in entries]
-    expected = [(entry.plaintext_size, entry.plaintext_sha256) for entry in entries]
-    if all((target / name).is_file() and file_digest(target / name) == digest for name, digest in zip(names, expected)):
-        for name, entry in zip(names, entries):
-            _check_place(target / name, entry)
-        try:  # an earlier opening is reused only for the right passphrase
-            for entry in entries:
-                check_passphrase(folder / entry.path, passphrase, where=entry.path)
-        except SealedFileError as error:
-            raise ReleaseError(str(error)) from None
+    if _opened_before(folder, entries, passphrase, [target / name for name in names]):
         return [target / name for name in names]
     staging = staging_folder(target.parent, f"{target.name}.partial-")
     shutil.rmtree(staging, ignore_errors=True)
@@ -162,29 +154,8 @@ def _decrypted(folder: Path, entries: list[Entry], passphrase: str, cache_root: 
             handle = _unnamed_file(target.parent)
             if handle is not None:
                 unnamed.append((name, handle))
-            plain = Path(f"/proc/self/fd/{handle}") if handle is not None else staging / name
-            try:
-                if handle is None:  # no unnamed files here: a kill leaves this file until the next load
-                    unseal_file(folder / entry.path, plain, passphrase, where=entry.path)
-                else:
-                    with open(folder / entry.path, "rb") as source, open(handle, "wb", closefd=False) as sink:
-                        for chunk in iter_unsealed(source, passphrase, where=entry.path):
-                            sink.write(chunk)
-            except SealedFileError as error:
-                raise ReleaseError(str(error)) from None
-            if file_digest(plain) != (entry.plaintext_size, entry.plaintext_sha256):
-                raise ReleaseError(
-                    f"{entry.path} decrypts, but not to the Parquet bytes {MANIFEST} lists: the release and its "
-                    "manifest do not match; re-publish the release"
-                )
-            _check_place(plain, entry)  # before the plaintext reaches the cache
-        if unnamed:  # named only once every shard is whole and checked: linkat(AT_SYMLINK_FOLLOW) of /proc/self/fd/N
-            descriptors = os.open("/proc/self/fd", os.O_RDONLY | os.O_DIRECTORY)
-            try:
-                for name, handle in unnamed:
-                    os.link(str(handle), staging / name, src_dir_fd=descriptors, follow_symlinks=True)
-            finally:
-                os.close(descriptors)
+            _open_shard(folder, entry, passphrase, staging / name, handle)
+        _link_unnamed(unnamed, staging)  # named only once every shard is whole and checked
         shutil.rmtree(target, ignore_errors=True)
         os.replace(staging, target)
     finally:
@@ -192,6 +163,54 @@ def _decrypted(folder: Path, entries: list[Entry], passphrase: str, cache_root: 
             os.close(handle)
         shutil.rmtree(staging, ignore_errors=True)
     return [target / name for name in names]
+
+
+def _opened_before(folder: Path, entries: list[Entry], passphrase: str, opened: list[Path]) -> bool:
+    """Whether an earlier opening of these shards is whole in the cache; it is reused only for the right passphrase."""
+    expected = [(entry.plaintext_size, entry.plaintext_sha256) for entry in entries]
+    if not all(path.is_file() and file_digest(path) == digest for path, digest in zip(opened, expected)):
+        return False
+    for path, entry in zip(opened, entries):
+        _check_place(path, entry)
+    try:
+        for entry in entries:
+            check_passphrase(folder / entry.path, passphrase, where=entry.path)
+    except SealedFileError as error:
+        raise ReleaseError(str(error)) from None
+    return True
+
+
+def _open_shard(folder: Path, entry: Entry, passphrase: str, named: Path, handle: int | None) -> None:
+    """Decrypt one shard into the unnamed file `handle` (or, where there is none, into `named`) and check it against
+    its manifest entry before its plaintext can reach the cache."""
+    plain = Path(f"/proc/self/fd/{handle}") if handle is not None else named
+    try:
+        if handle is None:  # no unnamed files here: a kill leaves this file until the next load
+            unseal_file(folder / entry.path, plain, passphrase, where=entry.path)
+        else:
+            with open(folder / entry.path, "rb") as source, open(handle, "wb", closefd=False) as sink:
+                for chunk in iter_unsealed(source, passphrase, where=entry.path):
+                    sink.write(chunk)
+    except SealedFileError as error:
+        raise ReleaseError(str(error)) from None
+    if file_digest(plain) != (entry.plaintext_size, entry.plaintext_sha256):
+        raise ReleaseError(
+            f"{entry.path} decrypts, but not to the Parquet bytes {MANIFEST} lists: the release and its "
+            "manifest do not match; re-publish the release"
+        )
+    _check_place(plain, entry)
+
+
+def _link_unnamed(unnamed: list[tuple[str, int]], staging: Path) -> None:
+    """Give each unnamed file its name in `staging`: linkat(AT_SYMLINK_FOLLOW) of /proc/self/fd/N."""
+    if not unnamed:
+        return
+    descriptors = os.open("/proc/self/fd", os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        for name, handle in unnamed:
+            os.link(str(handle), staging / name, src_dir_fd=descriptors, follow_symlinks=True)
+    finally:
+        os.close(descriptors)
 
 
 def _unnamed_file(folder: Path) -> int | None:

@@ -82,7 +82,7 @@ class ChatStandIn:
         server = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+            def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length", "0"))
                 body = json.loads(self.rfile.read(length) or b"{}")
                 status, payload = server._answer(self.path, body, self.headers.get("Authorization"))

@@ -10,7 +10,7 @@ pytest.importorskip(
     "lm_eval", reason="the lm-eval extra is not installed: pip install -e '.[lm-eval]' (scripts/test.sh does)"
 )
 
-from tests.neoqa import make_fixture_release  # noqa: E402
+from tests.neoqa import make_fixture_release
 
 
 @pytest.fixture(scope="session")

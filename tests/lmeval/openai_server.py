@@ -73,7 +73,7 @@ class CompletionServer:
         server = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+            def do_POST(self) -> None:
                 route = self.path.rstrip("/")
                 if route not in ("/v1/completions", "/v1/chat/completions"):
                     return self._send(404, {"error": {"message": f"no route {self.path}"}})
@@ -81,7 +81,7 @@ class CompletionServer:
                 body = json.loads(self.rfile.read(length) or b"{}")
                 self._send(*server._complete(body, chat=route.endswith("chat/completions")))
 
-            def do_GET(self) -> None:  # noqa: N802
+            def do_GET(self) -> None:
                 self._send(404, {"error": {"message": f"no route {self.path}"}})
 
             def _send(self, status: int, payload: dict[str, Any]) -> None:

@@ -1,5 +1,5 @@
-"""The README works as written: every Python block runs on its own in a fresh process, and every
-`python -m phantom_wiki` command line in a shell block is one the command line accepts.
+"""The README and the pages of docs/ work as written: every Python block runs on its own in a fresh process, and
+every `python -m phantom_wiki` command line in a shell block is one the command line accepts.
 
 A block the machine cannot run here (the Hub, datasets 3.x, a GPU) says so in an HTML comment on the line
 before it: `<!-- not run by the tests: the reason -->`.
@@ -19,7 +19,10 @@ import pytest
 from builders.cli.phantomwiki import parser
 
 ROOT = Path(__file__).resolve().parents[1]
-README = (ROOT / "README.md").read_text(encoding="utf-8")
+PAGES = {
+    path.relative_to(ROOT).as_posix(): path.read_text(encoding="utf-8")
+    for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+}
 _BLOCK = re.compile(r"^```(?P<language>\w*)\n(?P<code>.*?)^```", re.MULTILINE | re.DOTALL)
 _NOT_RUN = re.compile(r"<!-- not run by the tests: (?P<why>.+?) -->\s*$")
 
@@ -27,14 +30,15 @@ _NOT_RUN = re.compile(r"<!-- not run by the tests: (?P<why>.+?) -->\s*$")
 def blocks(language: str) -> list:
     """(line number, code) of each block in `language`; a block marked as not run is skipped, with its reason."""
     found = []
-    for match in _BLOCK.finditer(README):
-        if match.group("language") != language:
-            continue
-        line = README.count("\n", 0, match.start()) + 1
-        before = README[: match.start()].rstrip("\n").rsplit("\n", 1)[-1]
-        marked = _NOT_RUN.search(before)
-        marks = [pytest.mark.skip(reason=marked.group("why"))] if marked else []
-        found.append(pytest.param(match.group("code"), id=f"line-{line}", marks=marks))
+    for page, text in PAGES.items():
+        for match in _BLOCK.finditer(text):
+            if match.group("language") != language:
+                continue
+            line = text.count("\n", 0, match.start()) + 1
+            before = text[: match.start()].rstrip("\n").rsplit("\n", 1)[-1]
+            marked = _NOT_RUN.search(before)
+            marks = [pytest.mark.skip(reason=marked.group("why"))] if marked else []
+            found.append(pytest.param(match.group("code"), id=f"{page}:{line}", marks=marks))
     return found
 
 

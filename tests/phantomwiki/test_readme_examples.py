@@ -16,8 +16,8 @@ import pytest
 from phantom_env.rl import PhantomWikiDataset
 
 ROOT = Path(__file__).resolve().parents[2]
-README = (ROOT / "README.md").read_text(encoding="utf-8")
-BLOCK = README.split("### Command line\n\n```bash\n", 1)[1].split("```", 1)[0]
+PAGE = (ROOT / "docs" / "phantom_wiki.md").read_text(encoding="utf-8")
+BLOCK = PAGE.split("## Command line\n\n```bash\n", 1)[1].split("```", 1)[0]
 QUICKSTART = (ROOT / "scripts" / "quickstart.sh").read_text(encoding="utf-8")
 
 

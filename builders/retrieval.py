@@ -173,16 +173,23 @@ class Bm25Index:
 
     def scores(self, query: str) -> np.ndarray:
         """The BM25+ score of every document for `query` (a float64 array, one per document)."""
-        tokens = tokenize(query)
         if self.engine == "rank_bm25":
-            return np.asarray(self._model.get_scores(tokens), dtype=np.float64)
+            return np.asarray(self._model.get_scores(tokenize(query)), dtype=np.float64)
+        return self.scores_of(self.token_ids(query))
+
+    def token_ids(self, text: str) -> np.ndarray:
+        """The index's ids of the tokens of `text` that it knows, in order (tokens of two texts joined by a line break
+        are the tokens of each: a query of many parts can be put together from its parts' ids)."""
         vocab = self._matrix.vocab
-        ids = [vocab[token] for token in tokens if token in vocab]
-        if not ids:
+        return np.asarray([vocab[token] for token in tokenize(text) if token in vocab], dtype=np.int64)
+
+    def scores_of(self, ids: np.ndarray) -> np.ndarray:
+        """`scores` of a query given as its token ids (only the multiset of ids counts)."""
+        if not len(ids):
             return np.zeros(self.size, dtype=np.float64)
         # A long query repeats tokens: score each distinct token once, weighted by its count
         # (bm25s's own get_scores adds token by token, which is slow for queries of many articles).
-        unique, weights = np.unique(np.asarray(ids, dtype=np.int64), return_counts=True)
+        unique, weights = np.unique(ids, return_counts=True)
         matrix = self._matrix
         indptr, indices, data = matrix.indptr, matrix.indices, matrix.data
         starts, ends = indptr[unique], indptr[unique + 1]

@@ -54,13 +54,14 @@ from .kinship import Kinship
 from .long_context import Costs, Tiers, evidence_depth, family_trees, fill, place
 from .options import UNANSWERABLE, OptionMaker
 from .questions import Question
-from .reading import CompiledArticle, Names, Reading, compile_article
+from .reading import CompiledArticle, Names, Reading, compile_article, linked_component
 from .relations import relation_bank
 from .required import (
     ROLES,
     RequiredSets,
     Shown,
     closed_world_statement,
+    consulted,
     proven,
     relation_premise,
     starts_from_attribute,
@@ -110,6 +111,7 @@ class Evidence:
         self._index: Bm25Index | None = None
         self._scores: np.ndarray | None = None  # BM25 scores of the question last asked, by title position
         self._scores_key: str | None = None
+        self._token_ids: dict[str, np.ndarray] = {}  # title -> its text's BM25 token ids
         self._rendered: dict[str, str] = {}  # title -> its document text (long rows render each article once)
         self._costs: dict[str, int] | None = None  # title -> tokens of its document (long rows)
         self._trees: tuple[list[int], dict[int, list[int]]] | None = None  # (person -> tree, tree -> people)
@@ -183,10 +185,8 @@ class Evidence:
         elif not self.derives(question, required, self.truth(question)):
             problem = "the lenient reader does not derive its answer from its required articles"
         else:
-            subjects = [self.compiled(t).subject for t in required]
-            proving = [
-                t for t, p in zip(required, subjects) if proven(shown.without(p), question.query, holders) is not None
-            ]
+            needed = consulted(shown, question.query, holders)  # without any other, the answer is proven still
+            proving = [t for t in required if self.compiled(t).subject not in needed]
             if proving:
                 problem = f"its answer is proven without the article of {proving[0]}"
         if problem:
@@ -224,14 +224,15 @@ class Evidence:
         case = None
         if found is not None:
             required, missable = found
-            options = self._options_of(question, form, required)
             shown = sorted(set(required) | ({form.named} if form.named else set()))
-            case = Case(form, tuple(required), tuple(shown), missable, tuple(options))
+            case = Case(form, tuple(required), tuple(shown), missable)
         self._cases[key] = case
         return case
 
-    def _options_of(self, question: Question, form: Form, required: list[str]) -> tuple[str, ...]:
-        """The options of a form: one set per query a question's forms ask (rows shuffle them each their own way)."""
+    def options(self, question: Question, case: Case) -> tuple[str, ...]:
+        """A case's multiple-choice options, the gold answer first and "Unanswerable" last: one set per query a
+        question's forms ask (rows shuffle them each their own way); made when an instance row first shows them."""
+        form, required = case.form, case.required
         key = (question.id, form.query)
         found = self._options.get(key)
         if found is None:
@@ -294,7 +295,9 @@ class Evidence:
             if relation_premise(without, inner.predicate, ids[names[anchor]], ids[form.named]) is not True:
                 missable[names[person]] = "bridge"
         missable[names[anchor]] = "anchor"
-        for title in missable:
+        for title in (names[p] for p in sorted(premise_read)):  # the premise's people (the rest: by the rule)
+            if title not in missable:
+                continue
             without = shown.without(ids[title])
             if (
                 relation_premise(without, inner.predicate, ids[names[anchor]], ids[form.named]) is True
@@ -333,6 +336,19 @@ class Evidence:
         """The closed-world sentence an attribute-start question is shown with ("" for a person-start one)."""
         return closed_world_statement(self.kinship.universe, question.query)
 
+    def _query_scores(self, question: Question, evidence: Sequence[str]) -> np.ndarray:
+        """BM25 scores of the question's text with its evidence texts (the "hard" distractors' query), the texts'
+        token ids taken once per article."""
+        if self.index.engine != "bm25plus":
+            return self.index.scores("\n".join([question.question] + [self.texts[t] for t in evidence]))
+        parts = [self.index.token_ids(question.question)]
+        for title in evidence:
+            ids = self._token_ids.get(title)
+            if ids is None:
+                ids = self._token_ids[title] = self.index.token_ids(self.texts[title])
+            parts.append(ids)
+        return self.index.scores_of(np.concatenate(parts))
+
     def candidates(self, question: Question, evidence: Sequence[str], wanted: int, banned: set[str]) -> list[str]:
         """The first `wanted` distractor candidates (titles outside `evidence` and `banned`), best first."""
         outside = set(evidence) | banned
@@ -342,8 +358,7 @@ class Evidence:
         if self.settings.distractors == "hard":
             key = question.id
             if self._scores is None or self._scores_key != key:
-                query = "\n".join([question.question] + [self.texts[t] for t in evidence])
-                self._scores, self._scores_key = self.index.scores(query), key
+                self._scores, self._scores_key = self._query_scores(question, evidence), key
             skip = [self.position[t] for t in outside]
             return [self.titles[i] for i in top_k(self._scores, wanted, skip)]
         rng = stream(self.settings.seed, "distractors", question.id)
@@ -375,7 +390,8 @@ class Evidence:
         # and (for "the person whose job is ...") everyone else holding that value.
         own = self.reading(evidence)
         names = own.names.names
-        linked = {names[p] for p in own.component(own.starts(question.query))}
+        starts = own.starts(question.query)  # the same with any distractor: a holder of the value is never one
+        linked = {names[p] for p in own.component(starts)}
         banned = {t for t in linked if t in self.position}
         for name in linked:
             banned.update(self.naming(name))
@@ -385,8 +401,7 @@ class Evidence:
         banned -= set(evidence)
         while True:
             chosen = self.candidates(question, evidence, need, banned)
-            reading = self.reading(list(evidence) + chosen)
-            reached = reading.component(reading.starts(question.query))
+            reached = linked_component((self.compiled(t) for t in [*evidence, *chosen]), starts)
             inside = {t for t in chosen if self.compiled(t).subject in reached}
             if not inside:
                 return chosen
@@ -491,7 +506,6 @@ class Case:
     required: tuple[str, ...]  # the articles that prove its answer (and confirm its premise), sorted
     shown: tuple[str, ...]  # what its rows show of them: the required set and the person its premise names, sorted
     missable: dict[str, str]  # title -> role (required.ROLES) of each article whose absence leaves it unanswerable
-    options: tuple[str, ...]  # its multiple-choice options: the gold answer first, "Unanswerable" last
 
 
 @dataclass(frozen=True)
@@ -717,8 +731,9 @@ def _instance_row(
     s = evidence.settings
     form, case = plan.case.form, plan.case
     cited = [] if plan.answerable == "unanswerable" else [t for t in case.required if t != plan.missing]
-    options = shuffled(stream(s.seed, "option order", key), list(case.options))
-    gold = case.options[0] if plan.answerable == "sufficient" else UNANSWERABLE
+    given = evidence.options(question, case)
+    options = shuffled(stream(s.seed, "option order", key), list(given))
+    gold = given[0] if plan.answerable == "sufficient" else UNANSWERABLE
     wanted = set(distractors)
     return {
         "instance_id": row_id(key),

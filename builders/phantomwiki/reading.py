@@ -156,6 +156,25 @@ def compile_article(names: Names, title: str, statements: Sequence[Statement]) -
     )
 
 
+def linked_component(articles: Iterable[CompiledArticle], people: Iterable[int]) -> set[int]:
+    """Everyone the articles link to `people` by any parent, sibling, spouse or friend fact: Reading.component's set,
+    without the rest of a Reading (the distractor check asks it for many article sets)."""
+    links: dict[int, list[int]] = defaultdict(list)
+    for article in articles:
+        for x, y in (*article.parents, *article.siblings, *article.spouses, *article.friends):
+            if x != y:
+                links[x].append(y)
+                links[y].append(x)
+    seen = set(people)
+    todo = list(seen)
+    while todo:
+        for other in links.get(todo.pop(), ()):
+            if other not in seen:
+                seen.add(other)
+                todo.append(other)
+    return seen
+
+
 @lru_cache(maxsize=4096)
 def parsed_query(query: tuple[str, ...]) -> tuple[Literal, ...]:
     """The literals of a chain query, innermost first."""

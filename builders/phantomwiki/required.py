@@ -292,6 +292,33 @@ def attribute_premise(reading: Shown, attribute: str, subject: int, value: str) 
     return None if stated is None else stated == value
 
 
+class _Consulting(DocumentSource):
+    """A DocumentSource that records whose own article the rule consults (an attribute-start question's holders, not
+    every article its scan for them looks at)."""
+
+    def __init__(self, reading: Shown, holders: int | None = None) -> None:
+        super().__init__(reading, holders)
+        self.consulted: set[int] = set()
+
+    def _own(self, person: int) -> CompiledArticle:
+        self.consulted.add(person)
+        return super()._own(person)
+
+    def start(self, literal: Literal) -> set[int]:
+        found = super().start(literal)
+        self.consulted = set(found) if literal.inverse else self.consulted
+        return found
+
+
+def consulted(reading: Shown, query: Sequence[str], holders: int | None = None) -> set[int]:
+    """The people whose own articles the rule consults to prove a query's answer from documents that prove it. The
+    walk is deterministic, so without any one of them it stops at that article (Missing), and without anyone else it
+    runs the same: one walk tells which articles each is needed, instead of one walk without each."""
+    source = _Consulting(reading, holders)
+    evaluate(source, query)
+    return source.consulted
+
+
 def proven(reading: Shown, query: Sequence[str], holders: int | None = None) -> list[str] | None:
     """The answers the documents prove complete by the rule, or None where a needed article is missing."""
     try:

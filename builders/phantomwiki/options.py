@@ -55,6 +55,7 @@ class OptionMaker:
         self.solver = solver
         self.seed = seed
         self.bank = tuple(bank)
+        self._lists: dict[int, list[list[str]]] = {}
 
     def options(self, key: str, query: Sequence[str], answer: Sequence[str], shown: Collection[int]) -> list[str]:
         """The gold option, up to NEAR_MISSES decoys, then "Unanswerable" (each row shuffles them); `shown` = the
@@ -113,12 +114,18 @@ class OptionMaker:
         if attribute is not None:
             values = self.universe.attribute(attribute)
             return [sorted({v for v in (values[p] for p in sorted(shown)) if v is not None})]
-        return [
-            objects
-            for person in sorted(shown)
-            for predicate, objects in statements(self.universe, person)
-            if predicate not in ("dob", "job", "hobby", "gender", "birthplace", "residence", "school")
-        ]
+        return [objects for person in sorted(shown) for objects in self._lists_of(person)]
+
+    def _lists_of(self, person: int) -> list[list[str]]:
+        """The family and friend lists a person's article states (each a list of names), read once per person."""
+        found = self._lists.get(person)
+        if found is None:
+            found = self._lists[person] = [
+                objects
+                for predicate, objects in statements(self.universe, person)
+                if predicate not in ("dob", "job", "hobby", "gender", "birthplace", "residence", "school")
+            ]
+        return found
 
     def _from_groups(
         self,

@@ -18,6 +18,7 @@ from .kinship import Fact, Kinship
 from .relations import attributes, relations
 from .universe import Universe
 
+FRONTIERS = 4096  # inner parts of queries whose output a solver keeps (options ask one query with its last hop changed)
 Value = Any  # what a hop reaches: a person's id (int), or an attribute value (a count, a date, an occupation ...)
 
 _COUNT = re.compile(r"^aggregate_all\(count,\s*distinct\((\w+)\((.+?),\s*(Y_\d+)\)\),\s*(Count_\d+)\)$")
@@ -84,6 +85,7 @@ class Solver:
         self.kinship = kinship
         self.universe = kinship.universe
         self._derived: dict[tuple[str, int], dict[int, set[Fact]]] = {}
+        self._frontiers: dict[tuple[str, ...], tuple[set, str]] = {}  # inner literals -> (their output, its variable)
 
     def solve(self, query: list[str], answer: str, with_facts: bool = False) -> Solution:
         """The sorted answer values of `answer`; with the facts of their derivations when `with_facts`."""
@@ -91,7 +93,17 @@ class Solver:
         layers: list[dict] = []  # per literal: input value -> set of output values
         frontier: set | None = None
         bound: str | None = None
-        for lit in literals:
+        first = 0
+        if not with_facts:  # a query that shares its inner literals with one solved before starts from their output
+            for first in range(len(literals) - 1, 0, -1):
+                known = self._frontiers.get(tuple(query[len(query) - first :]))
+                if known is not None:
+                    frontier, bound = known
+                    break
+            else:
+                first = 0
+        for index in range(first, len(literals)):
+            lit = literals[index]
             constant = _unquote(lit.source)
             if constant is not None:
                 inputs: set = {self._person(constant) if not lit.inverse else constant} - {None}
@@ -105,6 +117,10 @@ class Solver:
             layers.append(edges)
             frontier = set().union(*edges.values()) if edges else set()
             bound = lit.target
+            if not with_facts and index < len(literals) - 1:
+                if len(self._frontiers) >= FRONTIERS:
+                    self._frontiers.clear()
+                self._frontiers[tuple(query[len(query) - 1 - index :])] = (frontier, bound)
         if bound != answer:
             raise QueryError(f"answer variable {answer} is not the query's outermost output ({bound})")
         values = frontier or set()

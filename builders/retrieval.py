@@ -36,16 +36,19 @@ def tokenize(text: str) -> list[str]:
 
 def top_k(scores: np.ndarray, k: int, exclude: Sequence[int] = ()) -> list[int]:
     """Indices of the k highest scores (ties by lower index), leaving out `exclude`."""
-    scores = np.asarray(scores, dtype=np.float64).copy()
+    negated = -np.asarray(scores, dtype=np.float64)  # a new array: `scores` is never changed
     if len(exclude):
-        scores[np.asarray(list(exclude), dtype=np.int64)] = -np.inf
-    allowed = int(np.isfinite(scores).sum())
+        left_out = np.unique(np.asarray(list(exclude), dtype=np.int64))
+        negated[left_out] = np.inf
+        allowed = len(negated) - len(left_out)
+    else:
+        allowed = len(negated)
     k = min(k, allowed)
     if k <= 0:
         return []
-    kth = np.partition(-scores, k - 1)[k - 1]
-    candidates = np.nonzero(-scores <= kth)[0]
-    order = np.lexsort((candidates, -scores[candidates]))
+    kth = np.partition(negated, k - 1)[k - 1]
+    candidates = np.flatnonzero(negated <= kth)
+    order = np.lexsort((candidates, negated[candidates]))
     return [int(i) for i in candidates[order][:k]]
 
 
@@ -200,7 +203,7 @@ class Bm25Index:
             indices[take], weights=data[take] * np.repeat(weights, lengths), minlength=self.size
         )
         scores += float(np.dot(matrix.nonoccurrence[unique], weights))
-        return scores.astype(np.float64)
+        return scores
 
     def retrieve(
         self, queries: Sequence[str], k: int, exclude: Sequence[Sequence[int]] | None = None

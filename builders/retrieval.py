@@ -26,6 +26,7 @@ import numpy as np
 
 ENGINES = ("bm25plus", "rank_bm25")
 K1, B, DELTA = 1.5, 0.75, 1.0
+TOKEN_BY_TOKEN = 1024  # postings per distinct query token above which a query is scored token by token
 _TOKEN = re.compile(r"[0-9a-z]+(?:-[0-9a-z]+)*")
 
 
@@ -190,18 +191,27 @@ class Bm25Index:
         """`scores` of a query given as its token ids (only the multiset of ids counts)."""
         if not len(ids):
             return np.zeros(self.size, dtype=np.float64)
-        # A long query repeats tokens: score each distinct token once, weighted by its count
-        # (bm25s's own get_scores adds token by token, which is slow for queries of many articles).
+        # A long query repeats tokens: score each distinct token once, weighted by its count (bm25s's own
+        # get_scores adds token by token, which is slow for queries of many articles). Every document's sum is built
+        # token by token in id order, whichever of the two ways below adds them, so the doubles are the same.
         unique, weights = np.unique(ids, return_counts=True)
         matrix = self._matrix
         indptr, indices, data = matrix.indptr, matrix.indices, matrix.data
         starts, ends = indptr[unique], indptr[unique + 1]
         lengths = ends - starts
-        # every position from starts[i] to ends[i], i by i, without a Python loop over the tokens
-        take = np.arange(int(lengths.sum()), dtype=np.int64) + np.repeat(starts - np.cumsum(lengths) + lengths, lengths)
-        scores: np.ndarray = np.bincount(
-            indices[take], weights=data[take] * np.repeat(weights, lengths), minlength=self.size
-        )
+        scores: np.ndarray
+        if lengths.sum() > TOKEN_BY_TOKEN * len(unique):  # long postings: add each token's slice where it occurs
+            scores = np.zeros(self.size, dtype=np.float64)
+            for start, end, weight in zip(starts.tolist(), ends.tolist(), weights.tolist()):
+                if end - start == self.size:  # in every document, in document order ("the", "of", ...)
+                    scores += data[start:end] * weight
+                else:
+                    scores[indices[start:end]] += data[start:end] * weight
+        else:  # short postings: every position from starts[i] to ends[i], i by i, in one pass of numpy
+            take = np.arange(int(lengths.sum()), dtype=np.int64) + np.repeat(
+                starts - np.cumsum(lengths) + lengths, lengths
+            )
+            scores = np.bincount(indices[take], weights=data[take] * np.repeat(weights, lengths), minlength=self.size)
         scores += float(np.dot(matrix.nonoccurrence[unique], weights))
         return scores
 

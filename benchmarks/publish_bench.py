@@ -10,8 +10,8 @@ median of each; the target is at most +2 s over generating at n5000_s1.  `throug
 file of random bytes with the sealed-file format (1 MiB chunks, scrypt included), each in a fresh
 single-threaded process; the target is 200 MB/s each way.  `memory` generates and then publishes
 (encrypted) one large configuration, one after the other, for the peak RSS of each; the target is that
-publishing peaks no higher than generating (n = 1,000,000 takes about two and a half minutes and 3.2 GB for each,
-package 0.7.0). What each command prints on stderr (its progress bars and stage lines) is passed through as it runs.
+publishing peaks no higher than generating (n = 1,000,000 takes about two and a half minutes and 3.1 GB for each,
+package 0.8.0). What each command prints on stderr (its progress bars and stage lines) is passed through as it runs.
 """
 
 from __future__ import annotations

@@ -30,6 +30,12 @@ class Universe:
         """Person id by full name."""
         return {name: i for i, name in enumerate(self.names)}
 
+    def forget_indexes(self) -> None:
+        """Drop the look-ups built on demand (ids, holders), which are rebuilt when next asked for: a writer frees
+        them before the database's one big row."""
+        for name in ("ids", "_holders"):
+            self.__dict__.pop(name, None)
+
     def gender(self, person: int) -> str:
         """`female` or `male`."""
         return "female" if self.female[person] else "male"

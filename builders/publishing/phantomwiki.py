@@ -196,6 +196,7 @@ def write_shards_of(
         if subset == "database":  # last: the articles, questions and index are freed before its one big row
             generated.articles, generated.questions = [], []
             generated.derived.clear()
+            generated.universe.forget_indexes()
         config = format_name(settings.size, settings.depth, settings.seed, subset)
         if progress:
             progress(f"writing {config}")

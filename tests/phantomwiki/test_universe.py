@@ -157,3 +157,13 @@ def test_calendar_year_checks_agree_with_add_years_around_leap_days():
             for later in range(add_years(earlier, years) - 400, add_years(earlier, years) + 400):
                 assert at_least_years_apart(earlier, later, years) == (add_years(earlier, years) <= later)
                 assert at_most_years_apart(earlier, later, years) == (later <= add_years(earlier, years))
+
+
+def test_forgetting_the_look_up_indexes_rebuilds_the_same_ones():
+    """A writer frees the indexes before the database row; anything asking later gets the same answers."""
+    u = generated("n50_s1").universe
+    ids, jobs = dict(u.ids), {job: u.holders("job", job) for job in set(u.job) if job}
+    u.forget_indexes()
+    assert "ids" not in u.__dict__ and "_holders" not in u.__dict__
+    assert u.ids == ids
+    assert {job: u.holders("job", job) for job in jobs} == jobs

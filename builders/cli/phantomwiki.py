@@ -7,7 +7,6 @@ import argparse
 import sys
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import Field, fields
 from pathlib import Path
 from typing import Any
 
@@ -53,17 +52,12 @@ Face = Callable[[list[str]], int]
 """A command a layer above adds (agent, tasks-path): it takes the rest of the command line, returns the exit code."""
 
 
-def knob_fields(settings: type[Settings] = Settings) -> list[Field[Any]]:
-    """The settings that are not parts of the name, each with its default, stage, help and range (config.setting)."""
-    return [f for f in fields(settings) if f.metadata["stage"] != "name"]
-
-
 def _knob_arguments(
     parser: argparse.ArgumentParser, stages: tuple[str, ...], settings: type[Settings] = Settings
 ) -> None:
     """An option for each setting that shapes one of `stages`, with what it does, its default and range."""
     group = parser.add_argument_group("settings (see `python -m phantom_wiki list`)")
-    for f in knob_fields(settings):
+    for f in settings.knob_fields():
         knob, default, stage, text = f.name, f.default, f.metadata["stage"], f.metadata["help"]
         if stage not in stages:
             continue
@@ -90,7 +84,7 @@ def _knobs(args: argparse.Namespace) -> dict[str, Any]:
 def settings_lines(settings: type[Settings] = Settings) -> list[str]:
     """One line per setting for `list`: its name, stage, default, what it does and its range."""
     lines = []
-    for f in knob_fields(settings):
+    for f in settings.knob_fields():
         expected = f"; {f.metadata['expected']}" if f.metadata["expected"] else ""
         lines.append(f"  {f.name:<23} {f.metadata['stage']:<9} default {f.default!s:<9} {f.metadata['help']}{expected}")
     return lines
@@ -99,7 +93,7 @@ def settings_lines(settings: type[Settings] = Settings) -> list[str]:
 def settings_table(settings: type[Settings] = Settings) -> str:
     """The settings as the README's Markdown table (a test holds the README's equal to this)."""
     rows = ["| setting | shapes | default | what it does; range |", "|---|---|---|---|"]
-    for f in knob_fields(settings):
+    for f in settings.knob_fields():
         expected = f"; {f.metadata['expected']}" if f.metadata["expected"] else ""
         rows.append(f"| `{f.name}` | {f.metadata['stage']} | `{f.default!r}` | {f.metadata['help']}{expected} |")
     return "\n".join(rows)
@@ -123,12 +117,10 @@ def write_files(
     from ..export import write_rows
     from ..phantomwiki import rows as engine
     from ..phantomwiki.features import arrow_schema
-    from ..progress import StageBar, counted
+    from ..progress import counted
+    from . import prepared
 
-    bar = StageBar(universe_name(settings), engine.stage_names(subsets)) if bars else None
-    generated = engine.prepare(engine.generate(settings, False, False, progress=bar), subsets)
-    if bar is not None:
-        bar.close()
+    generated = prepared(settings, subsets, bars)
     written = {}
     for subset in subsets:
         began = time.perf_counter()

@@ -80,12 +80,9 @@ def run(settings: Settings, subset: str, args: argparse.Namespace) -> int:
 def _rows(settings: Settings, subset: str) -> Iterator[dict]:
     """The subset's rows in their order, made as `generate` makes them, with the stage bar on stderr."""
     from ..phantomwiki import rows as engine
-    from ..progress import StageBar
+    from . import prepared
 
-    bar = StageBar(universe_name(settings), engine.stage_names([subset]))
-    generated = engine.prepare(engine.generate(settings, False, False, progress=bar), [subset])
-    bar.close()
-    return engine.ROWS[subset](generated)
+    return engine.ROWS[subset](prepared(settings, [subset], bars=True))
 
 
 def select(settings: Settings, subset: str, index: int | None, identifier: str | None) -> tuple[int, int, dict]:
@@ -138,10 +135,7 @@ def _question(row: Mapping[str, Any]) -> list[str]:
     return [
         _pair("question", row["question"]),
         _pair("answer", ", ".join(row["answer"]) + f"  ({len(row['answer'])} answer(s))"),
-        _pair(
-            "difficulty",
-            f"{row['difficulty']} (reasoning steps); counting question: {_yes(row['is_aggregation_question'])}",
-        ),
+        _pair("difficulty", _difficulty(row)),
         _pair("template", " ".join(row["template"]) + f"  (type {row['type']})"),
         _pair("prolog", "?- " + ", ".join(row["prolog"]["query"]) + f".  (answer variable {row['prolog']['answer']})"),
         _pair("evidence", f"{len(row['evidence'])} facts used by the derivations of the answer"),

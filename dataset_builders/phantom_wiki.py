@@ -8,7 +8,7 @@ this module's name: phantom_wiki.
 from __future__ import annotations
 
 import inspect
-from dataclasses import field, fields, make_dataclass
+from dataclasses import field, make_dataclass
 from typing import Any
 
 import datasets
@@ -49,7 +49,7 @@ def config_class(settings: type[Settings] = Settings) -> type[datasets.BuilderCo
     columns: list[tuple[str, Any, Any]] = [
         (name, "int | None", field(default=None)) for name in ("size", "seed", "depth")
     ]
-    columns += [(f.name, f.type, field(default=f.default)) for f in fields(settings) if f.metadata["stage"] != "name"]
+    columns += [(f.name, f.type, field(default=f.default)) for f in settings.knob_fields()]
     made = make_dataclass(
         "PhantomWikiConfig",
         columns,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import warnings
 from collections.abc import Callable
-from dataclasses import MISSING, dataclass, field, fields
+from dataclasses import MISSING, Field, dataclass, field, fields
 from typing import Any
 
 from ..checks import is_number, is_whole
@@ -239,9 +239,14 @@ class Settings:
         return self
 
     @classmethod
+    def knob_fields(cls) -> list[Field[Any]]:
+        """The settings that are not parts of the name, each with its default, stage, help and range (`setting`)."""
+        return [f for f in fields(cls) if f.metadata["stage"] != "name"]
+
+    @classmethod
     def knobs(cls) -> tuple[str, ...]:
         """Settings that are keyword arguments rather than parts of the configuration name."""
-        return tuple(f.name for f in fields(cls) if f.metadata["stage"] != "name")
+        return tuple(f.name for f in cls.knob_fields())
 
 
 def ranges(settings: type[Settings] = Settings) -> dict[str, tuple[Callable[[Any], bool], str]]:

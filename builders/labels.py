@@ -11,5 +11,3 @@ from __future__ import annotations
 
 SUFFICIENT, INSUFFICIENT, UNANSWERABLE = "sufficient", "insufficient", "unanswerable"
 ANSWERABLE = "answerable"  # the per-category name of the sufficient instances
-FALSE_PREMISE = "false_premise"  # NeoQA's false premises (PhantomWiki tells a relation's from an attribute's)
-UNCERTAIN_SPECIFICITY = "uncertain_specificity"

@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from .checks import is_whole
 from .labels import ANSWERABLE, INSUFFICIENT, SUFFICIENT, UNANSWERABLE
 
 ANSWERABLE_LABEL: str = SUFFICIENT  # the `answerable` value of an instance a model must answer (NeoQA's too)
@@ -67,9 +68,10 @@ def _tally_choices(
     instances: Iterable[Mapping[str, Any]],
     predictions: Mapping[str, int | None],
     answerable_if: Callable[[Mapping[str, Any]], bool],
-    category: Callable[[Mapping[str, Any]], str],
+    category: Callable[[Mapping[str, Any]], str | None],
 ) -> tuple[list[bool], list[bool], dict[str, list[bool]]]:
-    """Whether each multiple-choice prediction is the gold option: (answerable side, must-deflect side, by category)."""
+    """Whether each multiple-choice prediction is the gold option: (answerable side, must-deflect side, by category;
+    an instance whose category is None is in no category)."""
     answerable: list[bool] = []
     deflect: list[bool] = []
     by_category: dict[str, list[bool]] = {}
@@ -79,7 +81,9 @@ def _tally_choices(
             raise ValueError(f"no prediction for instance {identifier!r}; predict every instance (None if unparsed)")
         hit = is_correct(predictions[identifier], instance["gold_answer_idx"])
         (answerable if answerable_if(instance) else deflect).append(hit)
-        by_category.setdefault(category(instance), []).append(hit)
+        name = category(instance)
+        if name is not None:
+            by_category.setdefault(name, []).append(hit)
     return answerable, deflect, by_category
 
 
@@ -332,11 +336,12 @@ def choice_scores(instances: Iterable[Mapping[str, Any]], predictions: Mapping[s
     answerable, deflect, by_category = _tally_choices(
         rows, predictions, lambda instance: instance["answerable"] == SUFFICIENT, category_of
     )
-    by_role: dict[str, list[bool]] = {}
-    for instance in rows:
-        if instance.get("missing_role"):
-            hit = is_correct(predictions[instance["instance_id"]], instance["gold_answer_idx"])
-            by_role.setdefault(str(instance["missing_role"]), []).append(hit)
+    _, _, by_role = _tally_choices(
+        rows,
+        predictions,
+        lambda instance: True,
+        lambda instance: str(instance["missing_role"]) if instance.get("missing_role") else None,
+    )
     acc_answerable = accuracy(answerable) if answerable else math.nan
     acc_deflect = accuracy(deflect) if deflect else math.nan
     return {
@@ -429,7 +434,7 @@ def retrieval_scores(
     articles, `sufficient@k` (the first k hold the whole required set) for each k of `ks`, and `mrr` (over the
     ranking as deep as it is given). `rankings` maps a question (or row) id to its ranked titles, `required` the
     same ids to the articles its answer needs; ``count`` is the number of questions."""
-    if not ks or any(isinstance(k, bool) or not isinstance(k, int) or k < 1 for k in ks):
+    if not ks or any(not is_whole(k) or k < 1 for k in ks):
         raise ValueError(f"ks={list(ks)!r} must be whole numbers of at least 1")
     missing = sorted(set(rankings) - set(required))
     if missing:

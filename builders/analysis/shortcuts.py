@@ -30,7 +30,6 @@ from typing import Any
 from ..phantomwiki.options import UNANSWERABLE
 from ..phantomwiki.variants import named_people, read_premises
 
-LABELS = ("sufficient", "insufficient", "unanswerable")
 Row = Mapping[str, Any]
 
 

@@ -21,11 +21,11 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Sequence
 
 from ..metrics import answer_set
 from ..rng import below, pick, shuffled, stream
-from .articles import statements
+from .articles import ARTICLE_ATTRIBUTES, statements
 from .kinship import Kinship
 from .solver import Solver, parse_literal
 
@@ -40,10 +40,6 @@ ATTEMPTS = 100
 def option_text(answer: Sequence[str]) -> str:
     """An answer list as one option, e.g. "Ann Lee, Bo Lee"."""
     return ", ".join(answer)
-
-
-def _sorted_like_gold(values: Iterable[str], counts: bool) -> list[str]:
-    return sorted(values, key=int) if counts else sorted(values)
 
 
 class OptionMaker:
@@ -123,7 +119,7 @@ class OptionMaker:
             found = self._lists[person] = [
                 objects
                 for predicate, objects in statements(self.universe, person)
-                if predicate not in ("dob", "job", "hobby", "gender", "birthplace", "residence", "school")
+                if predicate not in ARTICLE_ATTRIBUTES
             ]
         return found
 
@@ -185,7 +181,7 @@ class OptionMaker:
         for _ in range(ATTEMPTS):
             if len(out) >= NEAR_MISSES:
                 break
-            values = _sorted_like_gold(_sample(rng, window, k), counts=True)
+            values = sorted(_sample(rng, window, k), key=int)  # in number order, as gold counts are
             if frozenset(values) not in seen:
                 seen.add(frozenset(values))
                 out.append(option_text(values))

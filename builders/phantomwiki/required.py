@@ -283,15 +283,6 @@ def relation_premise(reading: Shown, relation: str, subject: int, other: int) ->
     return False
 
 
-def attribute_premise(reading: Shown, attribute: str, subject: int, value: str) -> bool | None:
-    """What the documents say of the premise attribute(subject, value): True or False from the subject's own article,
-    None when it is not among them or states no such attribute."""
-    if subject not in reading.own:
-        return None
-    stated = DocumentSource(reading).attribute(subject, attribute)
-    return None if stated is None else stated == value
-
-
 class _Consulting(DocumentSource):
     """A DocumentSource that records whose own article the rule consults (an attribute-start question's holders, not
     every article its scan for them looks at)."""

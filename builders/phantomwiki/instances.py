@@ -68,7 +68,7 @@ from .required import (
 )
 from .solver import Solver, parse_literal
 from .stages import Generated
-from .variants import PLAIN, Form, FormMaker
+from .variants import PLAIN, Form, FormMaker, plain_form
 
 POOL_SLACK = 8  # distractor candidates beyond the most a row takes, so rows draw different ones
 REDRAWS = 20  # draws of a row's distractors before a document list another row of its question shows is accepted
@@ -267,21 +267,22 @@ class Evidence:
         confirm the premise or prove the answer: the anchor, every article on all of the premise's paths, and the
         narrowed question's required articles (guards, each a RuntimeError, hold these).
         """
-        universe, names = self.kinship.universe, self.kinship.universe.names
+        names = self.kinship.universe.names
         rest_read, rest_answers = self.required_sets.walk(form.query)
         premise_read = self.required_sets.walk([question.query[-1]])[0]
         required = sorted(names[p] for p in rest_read | premise_read)
         if len(required) > self.settings.max_evidence:
             return None
         inner = parse_literal(question.query[-1])
-        anchor = universe.ids[inner.source.strip()[1:-1]]
+        anchor = inner.source.strip()[1:-1]
         shown = Shown.of((self.compiled(t) for t in required), self.names)
         ids = self.names.ids
+        subject, other = ids[anchor], ids[form.named]  # both articles are among `required`
         narrowed = replace(question, query=list(form.query), answer=list(form.answer))
         problem = None
         if rest_answers != list(form.answer):
             problem = f"the rule gives {rest_answers} on the universe, the solver {list(form.answer)}"
-        elif relation_premise(shown, inner.predicate, ids[names[anchor]], ids[form.named]) is not True:
+        elif relation_premise(shown, inner.predicate, subject, other) is not True:
             problem = "its articles do not confirm its premise"
         elif proven(shown, form.query) != list(form.answer):
             problem = "its articles do not prove its answer"
@@ -292,15 +293,15 @@ class Evidence:
         missable = self._roles(form.query, start_is_anchor=False)
         for person in sorted(premise_read - rest_read):
             without = shown.without(ids[names[person]])
-            if relation_premise(without, inner.predicate, ids[names[anchor]], ids[form.named]) is not True:
+            if relation_premise(without, inner.predicate, subject, other) is not True:
                 missable[names[person]] = "bridge"
-        missable[names[anchor]] = "anchor"
+        missable[anchor] = "anchor"
         for title in (names[p] for p in sorted(premise_read)):  # the premise's people (the rest: by the rule)
             if title not in missable:
                 continue
             without = shown.without(ids[title])
             if (
-                relation_premise(without, inner.predicate, ids[names[anchor]], ids[form.named]) is True
+                relation_premise(without, inner.predicate, subject, other) is True
                 and proven(without, form.query) is not None
             ):
                 raise RuntimeError(f"question {question.id} narrowed to {form.named}: answered without {title}")
@@ -324,7 +325,7 @@ class Evidence:
 
     def plain(self, question: Question) -> Form:
         """The question as it is worded."""
-        return Form("question", PLAIN, question.question, tuple(question.query), tuple(question.answer))
+        return plain_form(question.question, question.query, question.answer)
 
     def has_family(self, question: Question) -> bool:
         """Whether a question has unanswerable variants: it starts from a named person and has a sufficient set."""
@@ -395,9 +396,7 @@ class Evidence:
         banned = {t for t in linked if t in self.position}
         for name in linked:
             banned.update(self.naming(name))
-        first = parse_literal(question.query[-1])
-        if first.inverse:
-            banned.update(self.holding(first.predicate, first.source.strip()[1:-1]))
+        banned.update(self.start_holders(question))
         banned -= set(evidence)
         while True:
             chosen = self.candidates(question, evidence, need, banned)
@@ -434,6 +433,12 @@ class Evidence:
         """Titles of the articles stating that their subject's `attribute` is `value` (from the universe too)."""
         universe = self.kinship.universe
         return [universe.names[person] for person in universe.holders(attribute, value)]
+
+    def start_holders(self, question: Question) -> list[str]:
+        """Titles of the holders of the value a question starts from ("the person whose job is ..."), [] for a question
+        that starts from a named person."""
+        first = parse_literal(question.query[-1])
+        return self.holding(first.predicate, first.source.strip()[1:-1]) if first.inverse else []
 
     def document(self, title: str) -> dict[str, str]:
         """One document as the instance shows it: title and text in the configured format."""
@@ -487,10 +492,7 @@ class Evidence:
             touching.update(self.naming(universe.names[person]))
         for root in {tree_of[p] for p in people}:
             touching.update(universe.names[p] for p in members[root])
-        skip = set(named)
-        first = parse_literal(question.query[-1])
-        if first.inverse:
-            skip.update(self.holding(first.predicate, first.source.strip()[1:-1]))
+        skip = set(named) | set(self.start_holders(question))
         hard = tuple(t for t in pool if t not in skip)
         skip.update(hard)
         family = tuple(t for t in self.titles if t in touching and t not in skip)
@@ -516,6 +518,16 @@ class Plan:
     case: Case
     missing: str = ""  # the article an insufficient row leaves out
     role: str = ""  # its role
+
+    @property
+    def shown(self) -> list[str]:
+        """The row's own articles: its case's, less the missing one."""
+        return [t for t in self.case.shown if t != self.missing]
+
+
+def _row_key(s: Settings, question: Question, plan: Plan, index: int) -> str:
+    """What makes the `index`-th row of a question's family: the key of its seeded streams and of its id."""
+    return f"{universe_name(s)}/{question.id}/{plan.answerable}/{plan.case.form.key}/{plan.missing}/{index}"
 
 
 def row_id(key: str) -> str:
@@ -599,9 +611,9 @@ def question_instances(evidence: Evidence, question: Question) -> Iterator[dict]
     used: set[tuple[str, ...]] = set()
     rows = []
     for index, plan in enumerate(plans):
-        key = f"{universe_name(s)}/{question.id}/{plan.answerable}/{plan.case.form.key}/{plan.missing}/{index}"
+        key = _row_key(s, question, plan, index)
         rng = stream(s.seed, "instance", key)
-        shown = [t for t in plan.case.shown if t != plan.missing]
+        shown = plan.shown
         if s.instance_layout == "ablation":
             order = shuffled(rng, pool)
             levels = [(f"ablation-{level}", order[:level]) for level in ABLATION_LEVELS if level <= len(pool)]
@@ -633,10 +645,7 @@ def _excluded(evidence: Evidence, question: Question, named: set[str], plan: Pla
     """What a long row never shows as a distractor (long_context.py): its question's own articles, the holders of
     the value an attribute question starts from, and for an insufficient row every article naming its missing
     person."""
-    excluded = set(named)
-    first = parse_literal(question.query[-1])
-    if first.inverse:
-        excluded.update(evidence.holding(first.predicate, first.source.strip()[1:-1]))
+    excluded = set(named) | set(evidence.start_holders(question))
     if plan.missing:
         excluded.add(plan.missing)
         excluded.update(evidence.naming(plan.missing))
@@ -652,7 +661,7 @@ def _long_rows(evidence: Evidence, question: Question, base: Case, plans: list[P
     """A question's rows filled to `context_tokens` (long_context.py), none if one row's own articles pass it."""
     s = evidence.settings
     costs = evidence.costs
-    shown_of = [[t for t in plan.case.shown if t != plan.missing] for plan in plans]
+    shown_of = [plan.shown for plan in plans]
     if any(_tokens(costs, shown) > s.context_tokens for shown in shown_of):
         return []
     named = _family_named(base, plans)
@@ -661,7 +670,7 @@ def _long_rows(evidence: Evidence, question: Question, base: Case, plans: list[P
     used: set[tuple[str, ...]] = set()
     rows = []
     for index, (plan, shown) in enumerate(zip(plans, shown_of)):
-        key = f"{universe_name(s)}/{question.id}/{plan.answerable}/{plan.case.form.key}/{plan.missing}/{index}"
+        key = _row_key(s, question, plan, index)
         rng = stream(s.seed, "instance", key, layout)
         room = s.context_tokens - _tokens(costs, shown)
         distractors = fill(rng, tiers, _excluded(evidence, question, named, plan), room, costs)
@@ -702,14 +711,14 @@ def check_length(evidence: Evidence, questions: Sequence[Question]) -> None:
         if family is None:
             continue
         base, plans = family
-        need = max(_tokens(costs, [t for t in plan.case.shown if t != plan.missing]) for plan in plans)
+        need = max(_tokens(costs, plan.shown) for plan in plans)
         shortest = need if shortest is None else min(shortest, need)
         if need > s.context_tokens:
             continue
         fitting += 1
         named = _family_named(base, plans)
         for plan in plans:
-            hidden = _excluded(evidence, question, named, plan) - (set(plan.case.shown) - {plan.missing})
+            hidden = _excluded(evidence, question, named, plan) - set(plan.shown)
             largest = min(largest, everything - _tokens(costs, sorted(hidden)) - costs.separator * bool(hidden))
     name = universe_name(s)
     if not fitting:
@@ -758,7 +767,7 @@ def build_instances(
     generated: Generated, settings: Settings | None = None, evidence: Evidence | None = None
 ) -> list[dict]:
     """Rows of the `instances` subset for every question of a generated configuration (`evidence` reuses a built
-    one; generate.instance_rows yields them question by question instead)."""
+    one; rows.instance_rows yields them question by question instead)."""
     evidence = evidence or Evidence(generated, settings)
     check_length(evidence, generated.questions)
     return [row for question in generated.questions for row in question_instances(evidence, question)]

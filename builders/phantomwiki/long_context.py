@@ -95,11 +95,11 @@ def fill(rng: random.Random, tiers: Tiers, excluded: set[str], room: int, costs:
         if full:
             break
     for tier in (tiers.pool, tiers.family, tiers.rest):  # the tail: what still fits, earlier tiers first
-        while True:
-            fitting = [t for t in tier if t not in seen and costs.of(t) + costs.separator <= room]
-            if not fitting:
-                break
-            take(fitting[below(rng, len(fitting))])
+        fitting = [t for t in tier if t not in seen and costs.of(t) + costs.separator <= room]
+        while fitting:  # room only shrinks: after each take, what still fits is a part of what did, in its order
+            title = fitting[below(rng, len(fitting))]
+            take(title)
+            fitting = [t for t in fitting if t != title and costs.of(t) + costs.separator <= room]
     return taken
 
 

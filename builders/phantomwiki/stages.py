@@ -33,7 +33,7 @@ class Generated:
     articles: list[Article]
     questions: list[Question]
     timings: dict[str, float] = field(default_factory=dict)
-    # What later stages derive from this universe once and share between subsets (generate.shared_evidence).
+    # What later stages derive from this universe once and share between subsets (rows.shared_evidence).
     derived: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
     progress: Progress | None = field(default=None, repr=False, compare=False)  # told as each later stage begins
 

@@ -55,6 +55,11 @@ class Form:
     named: str = ""  # another real person the premise names (relation premises), whose article is always shown
 
 
+def plain_form(text: str, query: Sequence[str], answer: Sequence[str]) -> Form:
+    """A question as it is worded: no premise."""
+    return Form("question", PLAIN, text, tuple(query), tuple(answer))
+
+
 @dataclass(frozen=True)
 class Anchored:
     """A question that starts from a named person, as its variants and controls rewrite it."""
@@ -117,8 +122,7 @@ class FormMaker:
             return None
         name = first.source.strip()[1:-1]
         ordered = tuple(sorted(near, key=self.universe.names.__getitem__))
-        base = Form("question", PLAIN, text, tuple(query), tuple(answer))
-        return Anchored(base, first, name, self.universe.ids[name], ordered)
+        return Anchored(plain_form(text, query, answer), first, name, self.universe.ids[name], ordered)
 
     def variants(
         self, key: str, text: str, query: Sequence[str], answer: Sequence[str], near: Collection[int], per_kind: int
@@ -143,10 +147,9 @@ class FormMaker:
         """A form of the question a reader must answer, worded as the variants of `kind` are: a true premise of the
         same wording (plain for nonexistent_person, or when no true premise of that wording exists)."""
         question = self.anchored(text, query, answer, ())
-        base = Form("question", PLAIN, text, tuple(query), tuple(answer))
         if question is None:
-            return base
-        return WORDINGS_OF_KIND[kind][1](self, rng, question) or base
+            return plain_form(text, query, answer)
+        return WORDINGS_OF_KIND[kind][1](self, rng, question) or question.base
 
     def _attribute_choices(self, person: int) -> list[str]:
         """The premise attributes a false or confirmed attribute premise about `person` draws from (the same set)."""

@@ -4,58 +4,29 @@ A released question carries its query, not its required set (the articles that p
 oracle replays and the summary's minimum calls count. The rule that defines that set (builders/phantomwiki/required.py)
 reads each person's own article, so it is read here from the released articles themselves: the set is the people
 whose own article the rule reads, evaluating the query over the whole corpus. On a universe this version generates it
-equals `RequiredSets(universe).titles(query)` for every question (tests/env/test_release.py).
+equals `RequiredSets(universe).titles(query)` for every question (tests/env/test_agent_release.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from builders.phantomwiki.reading import Names, article_statements, compile_article
-from builders.phantomwiki.required import DocumentSource, Shown, evaluate
-from builders.phantomwiki.solver import Literal
+from builders.phantomwiki.reading import Names, article_statements, compile_article, parsed_query
+from builders.phantomwiki.required import DocumentSource, Shown, consulted
 
 from .runner import Task
 from .tools import Corpus
 
 
-class _ReadOver(DocumentSource):
-    """The rule over every article of a corpus, recording whose own article each step reads (as the universe's
-    source, required.UniverseSource, does)."""
-
-    def __init__(self, reading: Shown) -> None:
-        super().__init__(reading)
-        self.read: set[int] = set()
-
-    def listed(self, op: int, person: int) -> Iterable[int]:
-        self.read.add(person)
-        return super().listed(op, person)
-
-    def attribute(self, person: int, name: str) -> str | None:
-        self.read.add(person)
-        return super().attribute(person, name)
-
-    def gender(self, person: int, told: bool) -> str | None:
-        if not told:
-            self.read.add(person)
-        return super().gender(person, told)
-
-    def start(self, literal: Literal) -> set[int]:
-        if not literal.inverse:
-            return super().start(literal)
-        # the closed world: every person whose own article states the value (the corpus holds every article)
-        value = literal.source.strip()[1:-1]
-        holders = {p for p in self.reading.own if DocumentSource.attribute(self, p, literal.predicate) == value}
-        self.read |= holders
-        return holders
-
-
 def required_titles(reading: Shown, query: Sequence[str]) -> list[str]:
     """The required set of a chain query, read from a whole corpus, as sorted article titles."""
-    source = _ReadOver(reading)
-    evaluate(source, query)
-    return sorted(reading.names.names[person] for person in source.read)
+    first = parsed_query(tuple(query))[0]
+    holders = None
+    if first.inverse:  # the closed world: the corpus holds every article, so every holder of the value
+        value, source = first.source.strip()[1:-1], DocumentSource(reading)
+        holders = sum(source.attribute(person, first.predicate) == value for person in reading.own)
+    return sorted(reading.names.names[person] for person in consulted(reading, query, holders))
 
 
 class ReleaseRowsError(ValueError):

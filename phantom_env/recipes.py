@@ -68,4 +68,4 @@ def verl_compute_score(
 ) -> float:
     """verl's custom reward function: `score_answer` of the decoded response against the row's gold answers."""
     answers = [str(answer) for answer in ground_truth]
-    return score_answer(solution_str, {"answer": ", ".join(answers), "metadata": {"answers": answers}})
+    return score_answer(solution_str, {"metadata": {"answers": answers}})

@@ -321,10 +321,9 @@ def _completion_text(completion: Any) -> str:
         return completion
     if isinstance(completion, Mapping):
         return _text_of(completion.get("content", completion.get("text")))
-    if isinstance(completion, Sequence) and completion and isinstance(completion[-1], Mapping):
-        if "role" in completion[-1] or "content" in completion[-1]:
-            return _text_of(completion[-1].get("content"))
-        return _text_of(completion)
+    last = completion[-1] if isinstance(completion, Sequence) and completion else None
+    if isinstance(last, Mapping) and ("role" in last or "content" in last):
+        return _text_of(last.get("content"))
     return _text_of(completion)
 
 

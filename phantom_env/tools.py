@@ -128,11 +128,10 @@ class Episode:
     variant. `corpus` is a Corpus, or the corpus subset as `load_dataset` gives it (rows with title and article)."""
 
     def __init__(self, corpus: Corpus | Any, variant: str = "atomic") -> None:
-        if variant not in INVALID:
-            raise ValueError(f"unknown tool variant {variant!r}; expected one of {', '.join(INVALID)}")
+        tools = tools_of(variant)  # refuses an unknown variant before the corpus is looked at
         self.corpus = as_corpus(corpus)
         self.variant = variant
-        self.tools = {tool.name: tool for tool in TOOLS if variant in tool.variants}
+        self.tools = {tool.name: tool for tool in tools}
         self.retrieved: list[str] = []  # titles of the articles shown, in order
         self._sentences: list[str] | None = None
         self._lookup: tuple[str | None, int] = (None, -1)

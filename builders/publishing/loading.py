@@ -51,8 +51,12 @@ class Opened:
     config_name: str
     files: list[Path]
     rows: int
-    source: str
     located: Located
+
+    @property
+    def source(self) -> str:
+        """The release folder or Hub dataset id it was read from."""
+        return self.located.source
 
 
 def locate(
@@ -256,10 +260,10 @@ def open_release(
             )
         for entry in entries:
             _check_place(folder / entry.path, entry)
-        return Opened(config_name, [folder / entry.path for entry in entries], rows, str(source), located)
+        return Opened(config_name, [folder / entry.path for entry in entries], rows, located)
     if not passphrase:
         raise ReleaseError(
             f"{config_name} of {source} is encrypted: pass passphrase=... (the release's README.md gives it)"
         )
     files = _decrypted(folder, entries, passphrase, cache_root, config_name)
-    return Opened(config_name, files, rows, str(source), located)
+    return Opened(config_name, files, rows, located)

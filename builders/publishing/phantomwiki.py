@@ -438,17 +438,16 @@ def publish(
     if passphrase and not encrypt:
         raise PublishError("a passphrase was given without encrypt=True (CLI: --encrypt); say which you mean")
     _check_num_proc(num_proc)
-    if out is None and repo_id is None:
+    if out is None and hub is None:
         raise PublishError("say where to publish: a folder (--out DIR), a Hub repo (--repo-id ORG/NAME), or both")
     # a bad name or folder, or a release that would drop configurations, fails before anything is generated
     names = _config_names(_universes(configurations, knobs), _subsets(subsets))
     if out is not None:
         _prepare_out(Path(out), names, replace)
     repo = None
-    if repo_id is not None:
+    if hub is not None:
         if progress:
             progress(f"preparing {repo_id}")
-        assert hub is not None
         repo = open_repo(hub)
         if not replace:
             branch = f" (branch {hub.revision!r})" if hub.revision else ""

@@ -64,7 +64,7 @@ class PhantomWikiTask(vf.Task[PhantomWikiData, vf.State, PhantomWikiTaskConfig])
 
     @vf.reward(weight=1.0)
     async def answer_f1(self, trace: vf.Trace) -> float:
-        return score_answer(trace.last_reply, {"answer": self.data.answer, "metadata": {"answers": self.data.answers}})
+        return score_answer(trace.last_reply, {"metadata": {"answers": self.data.answers}})
 
 
 class PhantomWikiConfig(vf.TasksetConfig):

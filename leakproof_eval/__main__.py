@@ -141,8 +141,8 @@ def _unreachable(model: str | None, base_url: str) -> str | None:
     if model not in API_MODELS or not base_url:
         return None
     parts = urllib.parse.urlsplit(base_url)
-    if not base_url or parts.scheme not in ("http", "https") or not parts.hostname:
-        return None if not base_url else f"base_url {base_url!r} in --model_args is not an http(s) URL"
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return f"base_url {base_url!r} in --model_args is not an http(s) URL"
     try:
         port = parts.port or (443 if parts.scheme == "https" else 80)
         socket.create_connection((parts.hostname, port), timeout=REACH_TIMEOUT).close()

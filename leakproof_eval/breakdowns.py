@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from .phantom_wiki_tasks import choice_item_scores, evidence_scores
 from .results import Sample, TaskResult
 
+T = TypeVar("T")
+K = TypeVar("K")
 CATEGORY_ORDER = ("answerable", "insufficient")
 TOLERANCE = 1e-9
 
@@ -68,8 +70,8 @@ def category_key(name: str) -> tuple[int, str]:
     return (CATEGORY_ORDER.index(name) if name in CATEGORY_ORDER else len(CATEGORY_ORDER), name)
 
 
-def grouped(samples: Iterable[Sample], key: Callable[[Sample], Any]) -> dict[Any, list[Sample]]:
-    groups: dict[Any, list[Sample]] = {}
-    for sample in samples:
-        groups.setdefault(key(sample), []).append(sample)
+def grouped(items: Iterable[T], key: Callable[[T], K]) -> dict[K, list[T]]:
+    groups: dict[K, list[T]] = {}
+    for item in items:
+        groups.setdefault(key(item), []).append(item)
     return groups

@@ -99,9 +99,7 @@ def by_difficulty(report: Report) -> Plot:
     for run in report.runs:
         difficulty = question_difficulties(run)
         rows = [q for q in run.questions if q["id"] in difficulty]
-        groups: dict[int, list[dict[str, Any]]] = {}
-        for question in rows:
-            groups.setdefault(difficulty[question["id"]], []).append(question)
+        groups = grouped(rows, lambda q: difficulty[q["id"]])  # noqa: B023 (grouped calls it at once)
         for key in sorted(groups):
             group = groups[key]
             plot.points.append(
@@ -203,10 +201,8 @@ def agent_tool_calls(report: Report) -> Plot:
             continue
         most = max(q["tool_calls"] for q in run.questions)
         width = max(1, math.ceil((most + 1) / AGENT_BINS))
-        groups: dict[int, list[dict[str, Any]]] = {}
-        for question in run.questions:
-            groups.setdefault(question["tool_calls"] // width, []).append(question)
-            minimum.setdefault(run.universe, []).append(question["minimum_calls"])
+        groups = grouped(run.questions, lambda q: q["tool_calls"] // width)  # noqa: B023 (called at once)
+        minimum.setdefault(run.universe, []).extend(q["minimum_calls"] for q in run.questions)
         for key in sorted(groups):
             group = groups[key]
             x = sum(q["tool_calls"] for q in group) / len(group)

@@ -31,7 +31,7 @@ from builders import metrics
 from builders.checks import is_whole
 from builders.neoqa.answers import parse_answer
 
-from . import TaskSetupError
+from . import TaskSetupError, require_strings
 from .ordering import interleaved
 from .texts import keep, template, texts
 
@@ -105,9 +105,7 @@ def release_from(metadata: Mapping[str, Any]) -> Release:
             "NeoQA needs its release files: pass --metadata "
             '\'{"neoqa_data_dir": "<directory of dev/test.*.jsonl>", "neoqa_decryption_key": 23456}\''
         )
-    for name in ("data_dir", "config", "split", "cache_dir"):
-        if name in ours and not isinstance(ours[name], str):
-            raise TaskSetupError(f"{PREFIX}{name}={ours[name]!r} must be a string (JSON text in quotes)")
+    require_strings(ours, PREFIX, ("data_dir", "config", "split", "cache_dir"))
     secret = ours.get("decryption_key")
     if secret is not None and (isinstance(secret, bool) or not isinstance(secret, (int, str))):
         raise TaskSetupError(f"{PREFIX}decryption_key={secret!r} must be a whole number or a string, e.g. 23456")
@@ -122,15 +120,7 @@ def release_from(metadata: Mapping[str, Any]) -> Release:
         engine.check_config(config, split)
     except ValueError as error:
         raise TaskSetupError(f"{PREFIX}split: {error}") from None
-    cache_dir = ours.get("cache_dir")
-    return Release(
-        str(ours["data_dir"]),
-        ours.get("decryption_key"),
-        config,
-        split,
-        seed,
-        None if cache_dir is None else str(cache_dir),
-    )
+    return Release(str(ours["data_dir"]), ours.get("decryption_key"), config, split, seed, ours.get("cache_dir"))
 
 
 def neoqa_load(**metadata: Any) -> Any:

@@ -17,7 +17,7 @@ from builders.phantomwiki.config import Settings
 from builders.publishing.errors import ReleaseError
 from builders.publishing.source import NotInRelease, PublishedUniverse, find_universe
 
-from . import TaskSetupError
+from . import TaskSetupError, require_strings
 
 PREFIX = "phantom_wiki_"
 RELEASE = "release"
@@ -34,9 +34,7 @@ def wants_release(metadata: Mapping[str, Any]) -> bool:
 
 def published(ours: Mapping[str, Any], universe: str, cache_dir: str | None) -> PublishedUniverse:
     """Universe `universe` of the release the metadata names; anything wrong is a one-line TaskSetupError."""
-    for key in RELEASE_KEYS:
-        if key in ours and not isinstance(ours[key], str):
-            raise TaskSetupError(f"{PREFIX}{key}={ours[key]!r} must be a string (JSON text in quotes)")
+    require_strings(ours, PREFIX, RELEASE_KEYS)
     if RELEASE not in ours:
         given = next(key for key in RELEASE_KEYS if key in ours)
         raise TaskSetupError(

@@ -25,6 +25,7 @@ from typing import Any, TypeVar
 from lm_eval.api.task import ConfigurableTask
 
 from builders import metrics
+from builders.checks import is_whole
 from builders.phantomwiki.config import POSITIONS, ConfigError, canonical_depth
 from builders.tokens import TokenizerError, counter
 
@@ -62,11 +63,7 @@ def lengths_and_positions(metadata: Mapping[str, Any]) -> tuple[list[int], list[
     """`max_seq_lengths` and `evidence_positions` from the metadata (RULER's keys), checked: one line if wrong."""
     lengths = metadata.get("max_seq_lengths", list(DEFAULT_LENGTHS))
     positions = metadata.get("evidence_positions", list(DEFAULT_POSITIONS))
-    if (
-        not isinstance(lengths, list)
-        or not lengths
-        or any(isinstance(n, bool) or not isinstance(n, int) or n < 1 for n in lengths)
-    ):
+    if not isinstance(lengths, list) or not lengths or any(not is_whole(n) or n < 1 for n in lengths):
         raise TaskSetupError(f"max_seq_lengths={lengths!r} must be a list of whole numbers, e.g. [4096, 8192]")
     if not isinstance(positions, list) or not positions:
         raise TaskSetupError(f'evidence_positions={positions!r} must be a list, e.g. [0, 0.5, 1] or ["spread"]')
@@ -170,8 +167,12 @@ def load_rag_sweep(metadata: Mapping[str, Any], cite: bool) -> Any:
     from builders.phantomwiki.instances import rag_required
     from builders.phantomwiki.rows import generate
 
-    ks = rag_depths(metadata)
-    universe = universe_from(metadata if wants_release(metadata) else {**metadata, PREFIX + "retrieval_k": ks[0]})
+    if wants_release(metadata):  # rag_depths, without reading the release twice
+        universe = universe_from(metadata)
+        ks = [universe.settings.retrieval_k]
+    else:
+        ks = retrieval_depths(metadata)
+        universe = universe_from({**metadata, PREFIX + "retrieval_k": ks[0]})
     if universe.release is not None:  # the rows are the release's; what each needs is derived by generating again
         require_same_code(universe.release, "the articles each rag question needs (retrieval is scored against them)")
     generated = generate(universe.settings)

@@ -30,7 +30,7 @@ from builders.phantomwiki.budget import check as check_memory
 from builders.phantomwiki.config import ConfigError, Settings, format_name, parse_universe, settings_from, universe_name
 from builders.publishing.source import PublishedUniverse
 
-from . import TaskSetupError
+from . import TaskSetupError, require_strings
 from .ordering import interleaved, seeded_order
 from .phantom_wiki_release import RELEASE_KEYS, published, released_rows, wants_release
 from .texts import keep, template, texts
@@ -137,9 +137,7 @@ def universe_from(metadata: Mapping[str, Any]) -> Universe:
         )
     if "config" not in ours:
         raise TaskSetupError(f"metadata has no {PREFIX}config; give a universe name such as n500_s1")
-    for key in ("config", "cache_dir"):
-        if key in ours and not isinstance(ours[key], str):
-            raise TaskSetupError(f"{PREFIX}{key}={ours[key]!r} must be a string (JSON text in quotes)")
+    require_strings(ours, PREFIX, ("config", "cache_dir"))
     try:
         size, depth, seed = parse_universe(ours["config"], "an lm-eval task", "each task picks its own subset")
     except ConfigError as error:
@@ -162,10 +160,7 @@ def universe_from(metadata: Mapping[str, Any]) -> Universe:
         check_memory(settings)  # on parse: a universe this machine cannot hold is refused before any task loads
     except ConfigError as error:
         raise TaskSetupError(f"{PREFIX}{error}") from None
-    cache_dir = ours.get("cache_dir")
-    return _recorded(
-        ours, Universe(settings, tuple(sorted(knobs.items())), None if cache_dir is None else str(cache_dir))
-    )
+    return _recorded(ours, Universe(settings, tuple(sorted(knobs.items())), ours.get("cache_dir")))
 
 
 def _recorded(ours: Mapping[str, Any], universe: Universe) -> Universe:
@@ -184,7 +179,7 @@ def retrieval_depths(metadata: Mapping[str, Any]) -> list[int]:
     """The retrieval depths `phantom_wiki_retrieval_k` asks for, smallest first: one number, or a list to sweep."""
     value = metadata.get(PREFIX + "retrieval_k", Settings.retrieval_k)
     ks = value if isinstance(value, list) else [value]
-    if not ks or any(isinstance(k, bool) or not isinstance(k, int) or k < 1 for k in ks):
+    if not ks or any(not is_whole(k) or k < 1 for k in ks):
         raise TaskSetupError(f"{PREFIX}retrieval_k={value!r} must be a whole number of at least 1, or a list of them")
     return sorted(set(ks))
 
@@ -256,7 +251,11 @@ def evidence_doc(key: str, row: Mapping[str, Any], cite: bool) -> dict[str, Any]
 
 def _evidence_docs(metadata: Mapping[str, Any], subset: str, cite: bool) -> Any:
     """Instances or RAG rows as documents naming their articles by title, sufficient and insufficient interleaved."""
-    universe = universe_from(metadata)
+    return _evidence_dataset(universe_from(metadata), subset, cite)
+
+
+def _evidence_dataset(universe: Universe, subset: str, cite: bool) -> Any:
+    """_evidence_docs of a universe already read from the metadata."""
     rows = universe.load(subset)
     key = keep(universe.key(subset), {d["title"]: d["text"] for row in rows for d in row["documents"]})
     docs = [
@@ -286,8 +285,8 @@ def phantom_wiki_load_rag(**metadata: Any) -> Any:
 
 def phantom_wiki_load_mc(**metadata: Any) -> Any:
     """`phantom_wiki_mc`: the evidence instances with their options, numbered from 1 (choices are the numbers)."""
-    dataset = _evidence_docs(metadata, "instances", cite=False)
     universe = universe_from(metadata)
+    dataset = _evidence_dataset(universe, "instances", cite=False)
     options = {
         row["instance_id"]: (row["answer_options"], row["gold_answer_idx"]) for row in universe.load("instances")
     }

@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from builders.checks import is_number
+from builders.checks import is_number, is_whole
 from builders.metrics import category_of
 from builders.phantomwiki.config import ConfigError, Settings, settings_from, universe_name
 
@@ -170,12 +170,10 @@ def universe_label(resolved: Mapping[str, Any]) -> tuple[str, int | None]:
     """(label, size) of a resolved universe: its name and every setting that differs from the default."""
     name = str(resolved.get("universe", "?"))
     changed = [
-        f"{key}={value}"
-        for key, value in resolved.items()
-        if key in Settings.knobs() and key in _DEFAULTS and value != _DEFAULTS[key]
+        f"{key}={value}" for key, value in resolved.items() if key in Settings.knobs() and value != _DEFAULTS[key]
     ]
     size = resolved.get("size")
-    return " ".join([name, *changed]), size if isinstance(size, int) and not isinstance(size, bool) else None
+    return " ".join([name, *changed]), size if is_whole(size) else None
 
 
 def settings_of(run: Mapping[str, Any]) -> Settings | None:

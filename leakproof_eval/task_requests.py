@@ -38,8 +38,6 @@ DEFAULT_TASK: dict[str, str] = {
 class Requests:
     """One document's requests: where it stands in the task's order, and what each request sends."""
 
-    task: str
-    output_type: str  # "generate_until" or "multiple_choice" (one loglikelihood request per option)
     position: int  # 0-based, in the order the task evaluates its documents (`--limit position + 1` includes it)
     total: int
     context: str  # the text the model reads (every request of a document shares it)
@@ -89,13 +87,9 @@ def requests_for(task: str, universe: str, settings: Mapping[str, Any], doc_id: 
     first = instances[0]
     scored = first.request_type == "loglikelihood"
     return Requests(
-        task=task,
-        output_type=built.config.output_type,
         position=positions[0],
         total=len(built.eval_docs),
         context=first.args[0],
-        continuations=tuple(instance.args[1] for instance in instances)
-        if first.request_type == "loglikelihood"
-        else (),
+        continuations=tuple(instance.args[1] for instance in instances) if scored else (),
         generation={} if scored else dict(first.args[1]),
     )

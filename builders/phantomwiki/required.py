@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Protocol
 
-from .reading import TO_SIBLING, TO_SPOUSE, CompiledArticle, Names, parsed_query, reader_paths
+from .reading import TO_SIBLING, TO_SPOUSE, CompiledArticle, Names, Reading, parsed_query, reader_paths
 from .relations import DATA_DIR, IS_FEMALE, IS_MALE, NOT_NODE, TO_CHILD, TO_FRIEND, TO_PARENT, attributes
 from .solver import Literal, parse_literal
 from .universe import Universe
@@ -260,27 +260,38 @@ class DocumentSource:
         return self.reading.names.names[person]
 
 
-class _Lenient(DocumentSource):
-    """The documents read without refusing: a person without an article lists nobody and has no stated gender."""
-
-    def listed(self, op: int, person: int) -> Iterable[int]:
-        return super().listed(op, person) if person in self.reading.own else []
-
-    def attribute(self, person: int, name: str) -> str | None:
-        return super().attribute(person, name) if person in self.reading.own else None
-
-
 def relation_premise(reading: Shown, relation: str, subject: int, other: int) -> bool | None:
     """What the documents say of the premise relation(subject, other): True when they confirm it (some path of the
-    relation, each step read from the stepping person's own article, reaches `other`), False when they refute it (every
-    list the relation reads from `subject` is there and none reaches `other`), None when they do neither."""
-    if other in _relation(_Lenient(reading), relation, subject):
+    relation over the facts any shown article states, in either direction: a sibling list, a spouse, parent or child
+    line, a friend line, whoever's article it is), False when they refute it (every list the relation reads from
+    `subject` is there and none reaches `other`), None when they do neither."""
+    if other in Reading(reading.own.values(), reading.names).targets(relation, subject):
         return True
     try:
         _relation(DocumentSource(reading), relation, subject)
     except Missing:
         return None
     return False
+
+
+class _Proving(DocumentSource):
+    """The documents read as the most careful reader may: a list is complete only from its person's own article (as by
+    the rule), but a gender is known from any sentence that gives it, whoever's article states it."""
+
+    def gender(self, person: int, told: bool) -> str | None:
+        found = self.reading.gender.get(person)
+        return found if found is not None or told else self.attribute(person, "gender")
+
+
+def provable(
+    articles: Iterable[CompiledArticle], names: Names, query: Sequence[str], holders: int | None = None
+) -> list[str] | None:
+    """The answers some articles let the most careful reader prove complete (None where they leave it open): what an
+    insufficient row must not allow. Genders and premises come from any article; lists from their person's own."""
+    try:
+        return evaluate(_Proving(Shown.of(articles, names), holders), query)
+    except Missing:
+        return None
 
 
 class _Consulting(DocumentSource):

@@ -24,6 +24,7 @@ _NAME = re.compile(rf"n(?P<size>{_NUMBER})(?:_d(?P<depth>{_NUMBER}))?_s(?P<seed>
 LAYOUTS = ("fixed", "ablation")
 INSUFFICIENT = ("by_role", "all")
 DISTRACTORS = ("hard", "easy")
+RAG_ROWS = ("balanced", "all")
 FORMATS = DOCUMENT_FORMATS
 RETRIEVERS = ENGINES
 RENAMED_RETRIEVER = "bm25s"  # the name of our engine until 0.8.0, still accepted
@@ -180,6 +181,14 @@ class Settings:
         help="articles BM25 retrieves for each question of the rag subset (the paper's 4)",
         check=lambda v: v >= 1,
         expected="at least 1",
+    )
+    rag_rows: str = setting(
+        "balanced",
+        stage="instances",
+        help="balanced: within each difficulty and premise wording as many rag rows to answer as to refuse (so a "
+        "question's length never tells the label); all: every row, as the paper's RAG setting",
+        check=lambda v: v in RAG_ROWS,
+        expected=f"one of {', '.join(RAG_ROWS)}",
     )
     retriever: str = setting(
         "bm25plus",

@@ -62,6 +62,7 @@ from .required import (
     Shown,
     closed_world_statement,
     consulted,
+    provable,
     proven,
     relation_premise,
     starts_from_attribute,
@@ -71,6 +72,7 @@ from .stages import Generated
 from .variants import PLAIN, Form, FormMaker, plain_form
 
 POOL_SLACK = 8  # distractor candidates beyond the most a row takes, so rows draw different ones
+WORDINGS_TRIED = 4  # wordings drawn for an insufficient row before the plain one, which can always miss its role
 REDRAWS = 20  # draws of a row's distractors before a document list another row of its question shows is accepted
 
 
@@ -100,9 +102,9 @@ class Evidence:
         self.required_sets = RequiredSets(generated.universe)
         bank = relation_bank(self.settings.easy_mode)
         self.form_maker = FormMaker(self.kinship, self.solver, self.settings.seed, bank)
-        self.option_maker = OptionMaker(self.kinship, self.solver, self.settings.seed, bank)
+        counts = [q.answer for q in generated.questions if q.is_aggregation_question]
+        self.option_maker = OptionMaker(self.kinship, self.solver, self.settings.seed, bank, counts)
         self._cases: dict[tuple[str, str], Case | None] = {}  # (question id, form key) -> its case
-        self._options: dict[tuple[str, tuple[str, ...]], tuple[str, ...]] = {}  # (question id, query) -> options
         self._role_tables: dict[tuple[tuple[str, ...], bool], dict[str, str]] = {}  # (query, start is anchor) -> roles
         self._walks: dict[str, tuple[set[int], list[str]]] = {}  # question id -> (required set, answers by the rule)
         self._naming: dict[str, list[str]] = {}  # name -> titles of the articles naming them (see `naming`)
@@ -115,6 +117,7 @@ class Evidence:
         self._rendered: dict[str, str] = {}  # title -> its document text (long rows render each article once)
         self._costs: dict[str, int] | None = None  # title -> tokens of its document (long rows)
         self._trees: tuple[list[int], dict[int, list[int]]] | None = None  # (person -> tree, tree -> people)
+        self.rag_kept: set[str] | None = None  # the ids of the rag rows a balanced subset keeps (rag_balanced)
 
     @property
     def index(self) -> Bm25Index:
@@ -225,27 +228,17 @@ class Evidence:
         if found is not None:
             required, missable = found
             shown = sorted(set(required) | ({form.named} if form.named else set()))
+            missable = {t: role for t, role in missable.items() if self.leaves_open(question, form, shown, t)}
             case = Case(form, tuple(required), tuple(shown), missable)
         self._cases[key] = case
         return case
 
-    def options(self, question: Question, case: Case) -> tuple[str, ...]:
-        """A case's multiple-choice options, the gold answer first and "Unanswerable" last: one set per query a
-        question's forms ask (rows shuffle them each their own way); made when an instance row first shows them."""
-        form, required = case.form, case.required
-        key = (question.id, form.query)
-        found = self._options.get(key)
-        if found is None:
-            ids = self.kinship.universe.ids
-            found = self._options[key] = tuple(
-                self.option_maker.options(
-                    f"{question.id}/{len(form.query)}/{form.query[-1]}",
-                    form.query,
-                    form.answer,
-                    [ids[t] for t in required],
-                )
-            )
-        return found
+    def options(self, question: Question, case: Case, titles: Sequence[str], key: str) -> list[str]:
+        """A row's multiple-choice options, made from what its documents `titles` state (options.py): the gold answer
+        first where they state it, then decoys, "Unanswerable" last (the row shuffles them)."""
+        ids = self.kinship.universe.ids
+        form = case.form
+        return self.option_maker.options(key, form.query, form.answer, [ids[t] for t in titles if t in ids])
 
     def _roles(self, query: Sequence[str], start_is_anchor: bool = True) -> dict[str, str]:
         """Title -> role of each article of a query's required set (required.ROLES)."""
@@ -292,36 +285,34 @@ class Evidence:
             raise RuntimeError(f"question {question.id} narrowed to {form.named}: {problem}")
         missable = self._roles(form.query, start_is_anchor=False)
         for person in sorted(premise_read - rest_read):
-            without = shown.without(ids[names[person]])
-            if relation_premise(without, inner.predicate, subject, other) is not True:
-                missable[names[person]] = "bridge"
+            missable[names[person]] = "bridge"  # kept below only where the premise then goes unconfirmed
         missable[anchor] = "anchor"
-        for title in (names[p] for p in sorted(premise_read)):  # the premise's people (the rest: by the rule)
-            if title not in missable:
-                continue
-            without = shown.without(ids[title])
-            if (
-                relation_premise(without, inner.predicate, subject, other) is True
-                and proven(without, form.query) is not None
-            ):
-                raise RuntimeError(f"question {question.id} narrowed to {form.named}: answered without {title}")
         return required, missable
 
+    def leaves_open(self, question: Question, form: Form, shown: Sequence[str], missing: str) -> bool:
+        """Whether the articles `shown` without `missing` leave a form of a question unproven for the most careful
+        reader: the one condition under which a row without `missing` may be labelled insufficient."""
+        return self.proof(question, form, [t for t in shown if t != missing]) is None
+
+    def proof(self, question: Question, form: Form, titles: Sequence[str]) -> list[str] | None:
+        """The answer the articles `titles` prove for a form of a question, as the most careful reader reads them
+        (required.provable: genders and relation premises from any article, in either direction; each list from its
+        person's own article), or None. Facts are true, so a proof gives the form's answer (held: a RuntimeError)."""
+        articles = [self.compiled(t) for t in titles]
+        if form.named:  # a relation premise: confirmed by any path of shown facts
+            inner = parse_literal(question.query[-1])
+            subject, other = self.names.ids[inner.source.strip()[1:-1]], self.names.ids[form.named]
+            if relation_premise(Shown.of(articles, self.names), inner.predicate, subject, other) is not True:
+                return None
+        found = provable(articles, self.names, form.query, self.required_sets.holders(form.query))
+        if found is not None and found != list(form.answer):
+            raise RuntimeError(f"question {question.id}: its documents prove {found}, not {list(form.answer)}")
+        return found
+
     def proves(self, question: Question, form: Form, titles: Sequence[str]) -> bool:
-        """Whether the articles `titles` answer a form of a question with a sufficient set: they confirm its premise and
-        prove its answer (the rag label; a narrowed form needs one path of its premise, not the whole walk)."""
-        case = self.case(question, form)
-        if case is None:
-            return False
-        if form.query == tuple(question.query):
-            return set(case.required) <= set(titles)
-        shown = Shown.of((self.compiled(t) for t in titles), self.names)
-        inner = parse_literal(question.query[-1])
-        anchor, other = self.names.ids.get(inner.source.strip()[1:-1]), self.names.ids.get(form.named)
-        if anchor is None or other is None:
-            return False
-        confirmed = relation_premise(shown, inner.predicate, anchor, other)
-        return confirmed is True and proven(shown, form.query) == list(form.answer)
+        """Whether the articles `titles` answer a form of a question (the rag label): they confirm its premise and
+        prove its answer."""
+        return self.proof(question, form, titles) is not None
 
     def plain(self, question: Question) -> Form:
         """The question as it is worded."""
@@ -575,8 +566,11 @@ def family_plans(evidence: Evidence, question: Question, base: Case) -> list[Pla
     else:
         wanted = [(role, title) for title, role in sorted(base.missable.items())]
     for role, title in wanted:
-        case = worded()
-        if (title and title not in case.missable) or (not title and role not in case.missable.values()):
+        for _ in range(WORDINGS_TRIED):  # a wording that can leave out an article of this role (none left proves it)
+            case = worded()
+            if (title in case.missable) if title else (role in case.missable.values()):
+                break
+        else:
             case = base
         if not title:
             title = pick(rng, sorted(t for t, r in case.missable.items() if r == role))
@@ -740,8 +734,8 @@ def _instance_row(
     s = evidence.settings
     form, case = plan.case.form, plan.case
     cited = [] if plan.answerable == "unanswerable" else [t for t in case.required if t != plan.missing]
-    given = evidence.options(question, case)
-    options = shuffled(stream(s.seed, "option order", key), list(given))
+    given = evidence.options(question, case, titles, key)
+    options = shuffled(stream(s.seed, "option order", key), given)
     gold = given[0] if plan.answerable == "sufficient" else UNANSWERABLE
     wanted = set(distractors)
     return {
@@ -817,31 +811,65 @@ def build_rag(
     evidence: Evidence | None = None,
     questions: Sequence[Question] | None = None,
 ) -> list[dict]:
-    """Rows of the `rag` subset: each question with its BM25 top-k articles, sufficient when they hold its required set,
-    then the wordings of each question that has a sufficient set (rag_forms), each with its own top-k (for every
-    question, or for `questions`)."""
+    """Rows of the `rag` subset: each question with its BM25 top-k articles, sufficient when they answer it by the
+    rule, then the wordings of each question that has a sufficient set (rag_forms), each with its own top-k (for every
+    question, or for `questions`). With `rag_rows="balanced"` (the default), only the rows `rag_balanced` keeps."""
     evidence = evidence or Evidence(generated, settings)
-    cases = _rag_cases(evidence, generated.questions if questions is None else questions)
+    rows = [row for _, row in _rag_rows(evidence, generated.questions if questions is None else questions)]
+    if evidence.settings.rag_rows == "all":
+        return rows
+    kept = rag_balanced(evidence, generated.questions)
+    return [row for row in rows if row["instance_id"] in kept]
+
+
+def _rag_rows(evidence: Evidence, questions: Sequence[Question]) -> list[tuple[tuple[object, ...], dict]]:
+    """(cell, row) of every `rag` row of `questions`: the cell is what the question's text shows of its length and
+    kind (its hops, count or not, premise wording, start), within which rag_balanced evens the labels."""
+    cases = _rag_cases(evidence, questions)
+    out: list[tuple[tuple[object, ...], dict]] = []
     hits = evidence.index.retrieve([form.question for _, form, _, _, _ in cases], evidence.settings.retrieval_k)
-    rows = []
-    for (question, form, case, required, key), found in zip(cases, hits):
+    for (question, form, _, required, key), found in zip(cases, hits):
         titles = [evidence.titles[i] for i in found]
-        if form.kind:
-            sufficient = False
-        elif case is not None:
-            sufficient = evidence.proves(question, form, titles)
-        else:
-            sufficient = set(required) <= set(titles)
-        rows.append(
-            {
-                "instance_id": key,
-                **_base_row(evidence, question, form),
-                "answer": list(form.answer) if sufficient else [DEFLECTION],
-                "answerable": "unanswerable" if form.kind else "sufficient" if sufficient else "insufficient",
-                "documents": [evidence.document(t) for t in titles],
-                "citations": citations(titles, required) if sufficient else [],
-                "retrieved_titles": titles,
-                "retrieved_sufficient": sufficient,
-            }
+        sufficient = not form.kind and evidence.proves(question, form, titles)
+        row = {
+            "instance_id": key,
+            **_base_row(evidence, question, form),
+            "answer": list(form.answer) if sufficient else [DEFLECTION],
+            "answerable": "unanswerable" if form.kind else "sufficient" if sufficient else "insufficient",
+            "documents": [evidence.document(t) for t in titles],
+            "citations": citations(titles, required) if sufficient else [],
+            "retrieved_titles": titles,
+            "retrieved_sufficient": sufficient,
+        }
+        cell = (
+            question.difficulty,
+            question.is_aggregation_question,
+            form.wording,
+            starts_from_attribute(question.query),
         )
-    return rows
+        out.append((cell, row))
+    return out
+
+
+def rag_balanced(evidence: Evidence, questions: Sequence[Question]) -> set[str]:
+    """The ids of the `rag` rows a balanced subset keeps: within each cell (hops, count or not, premise wording),
+    as many rows to answer as rows to refuse, a seeded draw of the larger side, so that a question's length never tells
+    whether top-k retrieval sufficed (it suffices almost only for short questions); questions that start from an
+    attribute value only with attribute_questions=True, as in `instances`. Computed once over every question."""
+    if evidence.rag_kept is not None:
+        return evidence.rag_kept
+    s = evidence.settings
+    cells: dict[tuple[object, ...], tuple[list[str], list[str]]] = {}
+    for cell, row in _rag_rows(evidence, questions):
+        if cell[-1] and not s.attribute_questions:
+            continue
+        answer, refuse = cells.setdefault(cell, ([], []))
+        (answer if row["answerable"] == "sufficient" else refuse).append(row["instance_id"])
+    kept: set[str] = set()
+    for cell in sorted(cells, key=repr):
+        answer, refuse = cells[cell]
+        n = min(len(answer), len(refuse))
+        rng = stream(s.seed, "rag balance", repr(cell))
+        kept.update(shuffled(rng, answer)[:n], shuffled(rng, refuse)[:n])
+    evidence.rag_kept = kept
+    return kept

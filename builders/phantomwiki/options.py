@@ -1,17 +1,17 @@
 """Multiple choice as NeoQA asks it: one option per answer set, decoys from the same cloth, and "Unanswerable".
 
-Each wording of a question (its form: the question, a premise control, a variant) has one set of options: the
-gold answer (all of its values as one option, sorted as gold answers are), up to four decoys, and "Unanswerable";
-each row shows them in its own seeded order. Decoys look like the gold option, so that only reading tells them
-apart (spec/validity.md):
+Each row has its own options, made from what that row shows: the gold answer (all of its values as one option,
+sorted as gold answers are) where the row's documents state it, decoys, and "Unanswerable", in a seeded order. Decoys
+look like the gold option, so that only reading tells them apart (spec/validity.md):
   * the same number of names or values as the gold option, sorted the same way, and as many sharing each surname
     (the answers of a family question are often siblings);
-  * names and values the shown documents state: the people the required articles name (their family and friend
-    lists), the values those articles give; first the answer of the question with its last hop's relation
-    changed and the answers' siblings and spouses, then the family lists of the shown articles (groups of
-    relatives, as gold answers are), then any of those names;
-  * counts: the other numbers of a window of five consecutive counts that holds the gold one, placed at random
-    (so the gold count is not the middle one).
+  * only names and values the row's documents state (its articles' family and friend lists and subjects, the values
+    they give): first the answer of the question with its last hop's relation changed and the answers' siblings and
+    spouses, then the family lists of the shown articles (groups of relatives, as gold answers are), then any of those
+    names. On a row whose documents do not state the answer (an insufficient row without the article naming it), the
+    answer is not an option and one more decoy takes its place: no option ever names what no shown document states;
+  * counts: numbers drawn with the weights the universe's count answers have (each option as likely to be the gold
+    one whatever numbers a row shows: no "smallest number" or "middle number" rule beats chance).
 No option repeats another or the gold answer as a set, so each list holds exactly one correct option: the gold
 answer on a sufficient instance, "Unanswerable" on every other.
 """
@@ -24,7 +24,7 @@ from collections import Counter
 from collections.abc import Collection, Sequence
 
 from ..metrics import answer_set
-from ..rng import below, pick, shuffled, stream
+from ..rng import shuffled, stream
 from .articles import ARTICLE_ATTRIBUTES, statements
 from .kinship import Kinship
 from .solver import Solver, parse_literal
@@ -32,9 +32,10 @@ from .solver import Solver, parse_literal
 UNANSWERABLE = "Unanswerable"
 NEAR_MISSES = 4
 HOP_CHANGES = 4  # relations tried in place of the last hop's, in a seeded order
-COUNT_WINDOW = 5  # the gold count and four others, consecutive
 _RELATIVES = ("sibling", "wife", "husband")
 ATTEMPTS = 100
+COUNT_SMOOTHING = 0.5  # the weight of a number no count answer has (so every number up to the largest may come)
+COUNT_SMOOTHED_RANGE = 5  # the numbers a universe without count questions weighs alike: 0 to this + 2
 
 
 def option_text(answer: Sequence[str]) -> str:
@@ -45,38 +46,50 @@ def option_text(answer: Sequence[str]) -> str:
 class OptionMaker:
     """The options of each question form of one universe."""
 
-    def __init__(self, kinship: Kinship, solver: Solver, seed: int, bank: Sequence[str]) -> None:
+    def __init__(
+        self, kinship: Kinship, solver: Solver, seed: int, bank: Sequence[str], counts: Sequence[Sequence[str]] = ()
+    ) -> None:
         self.kinship = kinship
         self.universe = kinship.universe
         self.solver = solver
         self.seed = seed
         self.bank = tuple(bank)
         self._lists: dict[int, list[list[str]]] = {}
+        self._hops: dict[tuple[str, ...], list[list[str]]] = {}  # query -> the answers of its changed last hops
+        self.count_weights = count_weights(counts)
 
     def options(self, key: str, query: Sequence[str], answer: Sequence[str], shown: Collection[int]) -> list[str]:
-        """The gold option, up to NEAR_MISSES decoys, then "Unanswerable" (each row shuffles them); `shown` = the
-        people whose articles answer the form, whose sentences the decoys are drawn from."""
+        """The gold option where the shown documents state it, decoys (NEAR_MISSES of them, one more without the gold),
+        then "Unanswerable" (each row shuffles them); `shown` = the people whose articles the row shows, whose
+        sentences the decoys are drawn from."""
         rng = stream(self.seed, "options", key)
         last = parse_literal(query[0])
         if last.kind == "count":
-            decoys = self._counts(rng, answer)
-        else:
-            values = last.kind == "attribute" and not last.inverse
-            near = self._changed_hop(rng, query, answer) + ([] if values else [self._relatives(answer)])
-            lists = self._groups(shown, last.predicate if values else None)
-            stated = {item for group in lists for item in group} | (set() if values else self._titles(shown))
-            near = [[item for item in group if item in stated] for group in near]
-            pool = sorted(stated)
-            fallback = [v for v in self.universe.attribute(last.predicate) if v is not None] if values else None
-            shape = None if values else _surname_shape(answer)
-            decoys = self._from_groups(rng, answer, near, lists, pool, fallback, shape)
-        return [option_text(answer), *decoys, UNANSWERABLE]
+            return [option_text(answer), *self._counts(rng, answer), UNANSWERABLE]
+        values = last.kind == "attribute" and not last.inverse
+        near = self._changed_hop(query, answer) + ([] if values else [self._relatives(answer)])
+        lists = self._groups(shown, last.predicate if values else None)
+        stated = {item for group in lists for item in group} | (set() if values else self._titles(shown))
+        near = [[item for item in group if item in stated] for group in near]
+        pool = sorted(stated)
+        shape = None if values else _surname_shape(answer)
+        gold = [option_text(answer)] if set(answer) <= stated else []
+        decoys = self._from_groups(rng, answer, near, lists, pool, shape, NEAR_MISSES + 1 - len(gold))
+        return [*gold, *decoys, UNANSWERABLE]
 
-    def _changed_hop(self, rng: random.Random, query: Sequence[str], answer: Sequence[str]) -> list[list[str]]:
-        """The answers of the query with its last relation hop's relation changed, the seeded first few."""
+    def _changed_hop(self, query: Sequence[str], answer: Sequence[str]) -> list[list[str]]:
+        """The answers of the query with its last relation hop's relation changed, the seeded first few (once a
+        query)."""
+        found = self._hops.get(tuple(query))
+        if found is None:
+            found = self._hops[tuple(query)] = self._changed_hop_answers(query, answer)
+        return found
+
+    def _changed_hop_answers(self, query: Sequence[str], answer: Sequence[str]) -> list[list[str]]:
         hops = [(i, lit) for i, lit in enumerate(map(parse_literal, query)) if lit.kind in ("relation", "count")]
         if not hops:  # "Who is the person whose hobby is tango?" has none
             return []
+        rng = stream(self.seed, "changed hops", *query)
         position, literal = hops[0]
         hop = re.compile(rf"(?<![A-Za-z_]){literal.predicate}\(")
         variable = parse_literal(query[0]).target
@@ -130,8 +143,8 @@ class OptionMaker:
         near: list[list[str]],
         lists: list[list[str]],
         pool: list[str],
-        fallback: list[str] | None,
         shape: list[int] | None = None,
+        wanted: int = NEAR_MISSES,
     ) -> list[str]:
         """Decoys of len(answer) values each: from one group where a group is large enough (near misses first,
         then the shown lists in a seeded order), else from the pool of everything the groups name. Names are drawn
@@ -147,45 +160,68 @@ class OptionMaker:
 
         def add(values: list[str]) -> None:
             key = frozenset(answer_set(values))
-            if len(values) == k and key not in seen and len(out) < NEAR_MISSES:
+            if len(values) == k and key not in seen and len(out) < wanted:
                 seen.add(key)
                 out.append(option_text(sorted(values)))
 
         for group in [*near, *shuffled(rng, lists)]:
-            if len(out) >= NEAR_MISSES:
+            if len(out) >= wanted:
                 break
             if len(group) >= k:
                 add(draw(group))
         for _ in range(ATTEMPTS):  # mixes of names the documents state
-            if len(out) >= NEAR_MISSES or len(pool) <= k:
+            if len(out) >= wanted or len(pool) <= k:
                 break
             add(draw(pool))
-        everyone = fallback if fallback is not None else self.universe.names
-        for _ in range(ATTEMPTS):  # never fewer than two decoys: anyone's names or values
-            if len(out) >= 2:
+        for _ in range(ATTEMPTS):  # never fewer than two decoys where the documents name enough: any mix of them
+            if len(out) >= 2 or len(pool) < k:
                 break
-            add(_sample(rng, [pick(rng, everyone) for _ in range(4 * k)], k))
+            add(_sample(rng, pool, k))
         return out
 
     def _counts(self, rng: random.Random, answer: Sequence[str]) -> list[str]:
-        """Decoy counts: sets of len(answer) other numbers from a window of consecutive counts placed at random
-        around the gold ones (never below 0)."""
-        gold = sorted(int(a) for a in answer)
-        k = len(gold)
-        span = gold[-1] - gold[0] + COUNT_WINDOW
-        low = max(0, gold[0] - (COUNT_WINDOW - 1))
-        start = low + below(rng, gold[0] - low + 1)
-        window = [str(n) for n in range(start, start + span)]
-        seen = {frozenset(answer)}
+        """Decoy counts: sets of len(answer) other numbers, each drawn with the weight the universe's count answers
+        give it, so that given the numbers a row shows each is about as likely to be the gold one."""
+        gold = frozenset(answer)
+        numbers = sorted(set(self.count_weights) | {int(a) for a in answer})
+        weights = [self.count_weights.get(n, COUNT_SMOOTHING) for n in numbers]
+        seen = {gold}
         out: list[str] = []
         for _ in range(ATTEMPTS):
             if len(out) >= NEAR_MISSES:
                 break
-            values = sorted(_sample(rng, window, k), key=int)  # in number order, as gold counts are
-            if frozenset(values) not in seen:
-                seen.add(frozenset(values))
-                out.append(option_text(values))
+            values = _weighted(rng, numbers, weights, len(answer), exclude=gold if len(answer) == 1 else frozenset())
+            option = [str(n) for n in sorted(values)]
+            if len(option) == len(answer) and frozenset(option) not in seen:
+                seen.add(frozenset(option))
+                out.append(option_text(option))
         return out
+
+
+def count_weights(counts: Sequence[Sequence[str]]) -> dict[int, float]:
+    """How often each number is a count answer among `counts` (every count question's gold answer), smoothed, over 0
+    to two past the largest: the weights count decoys are drawn with."""
+    tally = Counter(int(n) for answer in counts for n in answer)
+    top = max(tally, default=COUNT_SMOOTHED_RANGE) + 2
+    return {n: tally.get(n, 0) + COUNT_SMOOTHING for n in range(top + 1)}
+
+
+def _weighted(
+    rng: random.Random, numbers: Sequence[int], weights: Sequence[float], k: int, exclude: frozenset[str]
+) -> list[int]:
+    """k distinct numbers drawn one by one with their weights (none of `exclude`), seeded."""
+    left = [(n, w) for n, w in zip(numbers, weights) if str(n) not in exclude]
+    out: list[int] = []
+    for _ in range(min(k, len(left))):
+        total = sum(w for _, w in left)
+        point = rng.random() * total
+        for i, (n, w) in enumerate(left):
+            point -= w
+            if point < 0 or i == len(left) - 1:
+                out.append(n)
+                del left[i]
+                break
+    return out
 
 
 def _sample(rng: random.Random, items: Sequence[str], k: int) -> list[str]:

@@ -111,6 +111,7 @@ class FormMaker:
         self.seed = seed
         self.bank = tuple(bank)
         self._surnames: tuple[str, ...] | None = None
+        self._genders: dict[str, list[int]] = {}  # gender -> its people (nonexistent people's given names)
         self._answers: dict[tuple[str, ...], list[str]] = {}  # narrowed query -> its answers
 
     def anchored(
@@ -272,10 +273,21 @@ class FormMaker:
         return self._attribute_form(q, place, value, UNKNOWN, "uncertain_specificity", f"{place}?")
 
     def _nonexistent(self, rng: random.Random, q: Anchored, taken: set[str]) -> Form | None:
+        """A person who does not exist: a given name of the anchor's gender drawn from the universe (never the
+        anchor's own, whose article the row shows: "a given name with another surname" would mark the row) with a
+        surname the universe uses, preferably in the question's family."""
         base, anchor = q.base, q.name
-        given, surname = anchor.rsplit(" ", 1)
-        ids = self.universe.ids
-        family = sorted({self.universe.names[p].rsplit(" ", 1)[1] for p in q.near} - {surname})
+        own_given, surname = anchor.rsplit(" ", 1)
+        ids, names = self.universe.ids, self.universe.names
+        alike = self.people_of_gender(self.universe.gender(q.person))
+        given = ""
+        for _ in range(ATTEMPTS):
+            given = names[pick(rng, alike)].rsplit(" ", 1)[0]
+            if given != own_given:
+                break
+        if given in ("", own_given):
+            return None
+        family = sorted({names[p].rsplit(" ", 1)[1] for p in q.near} - {surname})
         candidates = [s for s in shuffled(rng, family) if f"{given} {s}" not in ids and f"nonexistent:{s}" not in taken]
         if not candidates:  # a surname the universe uses elsewhere
             everyone = self.surnames()
@@ -297,6 +309,13 @@ class FormMaker:
             REFUTED,
             "nonexistent_person",
         )
+
+    def people_of_gender(self, gender: str) -> list[int]:
+        """Everyone of one gender, by id (made once per gender)."""
+        found = self._genders.get(gender)
+        if found is None:
+            found = self._genders[gender] = [p for p in range(len(self.universe)) if self.universe.gender(p) == gender]
+        return found
 
     def surnames(self) -> tuple[str, ...]:
         """The surnames people of this universe have, sorted."""

@@ -841,13 +841,8 @@ def _rag_rows(evidence: Evidence, questions: Sequence[Question]) -> list[tuple[t
             "retrieved_titles": titles,
             "retrieved_sufficient": sufficient,
         }
-        cell = (
-            question.difficulty,
-            question.is_aggregation_question,
-            form.wording,
-            starts_from_attribute(question.query),
-        )
-        out.append((cell, row))
+        hops = sum(token.startswith("<relation>") for token in question.template)  # every wording shows each hop
+        out.append(((hops, question.is_aggregation_question, form.wording, starts_from_attribute(question.query)), row))
     return out
 
 

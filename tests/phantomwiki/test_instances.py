@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 
 import numpy as np
 import pytest
@@ -234,7 +234,8 @@ def test_instances_are_deterministic_and_depend_on_the_seed():
 def test_rag_rows_hold_the_bm25_top_k_and_are_sufficient_exactly_when_the_careful_reader_answers():
     g = generated("n500_s1")
     index = Bm25Index([a.article for a in g.articles])
-    rows = [r for r in rag("n500_s1", retrieval_k=6) if not r["premise"]]  # variants and controls: test_variants.py
+    every = rag("n500_s1", retrieval_k=6, rag_rows="all")
+    rows = [r for r in every if not r["premise"]]  # variants and controls: test_variants.py
     assert len(rows) == len(g.questions)
     questions = {q.id: q for q in g.questions}
     for row in rows:
@@ -252,6 +253,22 @@ def test_rag_rows_hold_the_bm25_top_k_and_are_sufficient_exactly_when_the_carefu
             assert row["citations"] == []
     assert any(r["retrieved_sufficient"] for r in rows) and not all(r["retrieved_sufficient"] for r in rows)
     assert any(r["retrieved_sufficient"] and r["closed_world"] for r in rows)
+
+
+def test_balanced_rag_keeps_as_many_rows_to_answer_as_to_refuse_at_every_question_length_and_wording():
+    every = {r["instance_id"]: r for r in rag("n500_s1", rag_rows="all")}
+    hops = {q.id: sum(t.startswith("<relation>") for t in q.template) for q in generated("n500_s1").questions}
+    kept = rag("n500_s1")
+    cells: dict[tuple, Counter] = {}
+    for row in kept:
+        assert every[row["instance_id"]] == row  # a share of the rows, each as it is
+        assert not row["closed_world"]  # attribute-start questions only with attribute_questions=True, as instances
+        cell = (hops[row["question_id"]], row["is_aggregation_question"])  # the relations its text names
+        cells.setdefault(cell, Counter())[row["answerable"] == "sufficient"] += 1
+    assert sum(c[True] for c in cells.values()) >= 50
+    for cell, labels in cells.items():
+        assert labels[True] == labels[False], cell
+    assert rag("n500_s1") == kept  # seeded
 
 
 @pytest.mark.parametrize(

@@ -86,3 +86,35 @@ def test_the_rule_on_the_universe_gives_the_solvers_answer_to_every_question():
     sets = RequiredSets(g.universe)
     for q in g.questions:
         assert sets.walk(q.query)[1] == q.answer, q.question
+
+
+def _shown(names: list[str]):
+    from builders.phantomwiki.reading import Names, article_statements, compile_article
+    from builders.phantomwiki.required import Shown
+
+    table = Names()
+    articles = [compile_article(table, *article_statements(ARTICLES[name])) for name in names]
+    return Shown.of(articles, table), articles, table
+
+
+def test_a_relation_premise_is_confirmed_by_whoever_states_each_step_in_either_direction():
+    # Gus's grandmother is Yara: Gus's article names his mother Ann, and Yara's article names her daughter Ann, so
+    # the premise holds without Ann's own article (the 0.8.0 labeller read each step from its stepper's article only)
+    from builders.phantomwiki.required import relation_premise
+
+    shown, _, table = _shown(["Gus Lee", "Yara Lee"])
+    assert relation_premise(shown, "grandmother", table.ids["Gus Lee"], table.ids["Yara Lee"]) is True
+    shown, _, table = _shown(["Gus Lee"])  # nobody states Ann's mother: neither confirmed nor refuted
+    assert relation_premise(shown, "grandmother", table.ids["Gus Lee"], table.ids["Yara Lee"]) is None
+
+
+def test_provable_reads_a_list_only_from_its_owners_article():
+    from builders.phantomwiki.required import provable
+
+    query = ['son("Yara Lee", Y_1)']
+    _, articles, table = _shown(["Yara Lee"])
+    assert provable(articles, table, query) == ["Bo Lee"]
+    _, articles, table = _shown(["Ann Lee", "Bo Lee", "Sam Lee"])  # every child named, but not by Yara's own list
+    assert provable(articles, table, query) is None
+    _, articles, table = _shown(["Gus Lee", "Yara Lee"])
+    assert provable(articles, table, ['friend("Gus Lee", Y_1)']) == ["Yara Lee"]

@@ -420,6 +420,33 @@ class Evidence:
         found = self._naming[name] = [universe.names[other] for other in sorted(linked)]
         return found
 
+    def mentions(self, name: str, titles: Sequence[str]) -> int:
+        """How many of the articles `titles` name `name` in a family or friend list."""
+        shown = set(titles)
+        return sum(title in shown for title in self.naming(name))
+
+    def shadow(self, rng: random.Random, shown: Sequence[str], targets: Sequence[int], room: int) -> list[str]:
+        """Articles (at most `room`) that leave someone the documents `shown` name without an article of their own,
+        named in as many family lines as the missing person of one of the question's insufficient rows (`targets`):
+        the control that keeps "a person many shown lists name has no article" from telling an insufficient row. They
+        only add true facts about people the rows already reach, so no answer, premise or refusal changes (each
+        label is kept by its definition; `verify` reads them all)."""
+        if not targets or room <= 0:
+            return []
+        target = pick(rng, sorted(targets))
+        have = set(shown)
+        named = sorted({name for title in shown for name in self.naming(title)} - have)
+        choices = []
+        for name in named:
+            naming = self.naming(name)
+            already = sum(title in have for title in naming)
+            if name in self.position and already <= target <= len(naming) and target - already <= room:
+                choices.append((name, already, [title for title in naming if title not in have]))
+        if not choices:
+            return []
+        _, already, extra = pick(rng, choices)
+        return shuffled(rng, extra)[: target - already]
+
     def holding(self, attribute: str, value: str) -> list[str]:
         """Titles of the articles stating that their subject's `attribute` is `value` (from the universe too)."""
         universe = self.kinship.universe
@@ -604,30 +631,52 @@ def question_instances(evidence: Evidence, question: Question) -> Iterator[dict]
         return
     used: set[tuple[str, ...]] = set()
     rows = []
+    targets = [evidence.mentions(plan.missing, plan.shown) for plan in plans if plan.missing]
     for index, plan in enumerate(plans):
         key = _row_key(s, question, plan, index)
         rng = stream(s.seed, "instance", key)
-        shown = plan.shown
+        shadows = stream(s.seed, "shadow", key)
         if s.instance_layout == "ablation":
+            shadow = [] if plan.missing else evidence.shadow(shadows, plan.shown, targets, max(ABLATION_LEVELS))
             order = shuffled(rng, pool)
             levels = [(f"ablation-{level}", order[:level]) for level in ABLATION_LEVELS if level <= len(pool)]
         else:
-            fewest = min(s.instance_documents_min, s.instance_documents)
-            low, high = max(fewest, len(shown)), max(s.instance_documents, len(shown))
-            wanted = min(low + below(rng, high - low + 1) - len(shown), len(pool))
-            levels = [("fixed", shuffled(rng, pool)[:wanted])]
-            for _ in range(REDRAWS):  # another row of the question shows the same documents: draw again
-                if tuple(sorted(shown + levels[0][1])) not in used:
-                    break
-                levels = [("fixed", shuffled(rng, pool)[:wanted])]
+            shadow, distractors = _fixed_documents(evidence, plan, rng, shadows, pool, targets, used)
+            levels = [("fixed", distractors)]
+        shown = plan.shown + shadow
         for layout, distractors in levels:
             used.add(tuple(sorted(shown + distractors)))
-            rows.append(
-                _instance_row(
-                    evidence, question, plan, shuffled(rng, shown + distractors), distractors, f"{key}/{layout}"
-                )
-            )
+            titles = shuffled(rng, shown + distractors)
+            rows.append(_instance_row(evidence, question, plan, titles, shadow + distractors, f"{key}/{layout}"))
     yield from shuffled(stream(s.seed, "row order", question.id), rows)
+
+
+def _fixed_documents(
+    evidence: Evidence,
+    plan: Plan,
+    rng: random.Random,
+    shadows: random.Random,
+    pool: list[str],
+    targets: list[int],
+    used: set[tuple[str, ...]],
+) -> tuple[list[str], list[str]]:
+    """(shadow, distractors) of a row of the fixed layout: a number of documents drawn in [instance_documents_min,
+    instance_documents], a row that is not insufficient with its shadow (Evidence.shadow), the rest from the pool;
+    drawn again while another row of the question shows the same documents."""
+    s = evidence.settings
+    fewest = min(s.instance_documents_min, s.instance_documents)
+    room = s.instance_documents - len(plan.shown)
+    shadow: list[str] = []
+    distractors: list[str] = []
+    for _ in range(REDRAWS):
+        shadow = [] if plan.missing else evidence.shadow(shadows, plan.shown, targets, room)
+        shown = plan.shown + shadow
+        low, high = max(fewest, len(shown)), max(s.instance_documents, len(shown))
+        wanted = min(low + below(rng, high - low + 1) - len(shown), len(pool))
+        distractors = shuffled(rng, pool)[:wanted]
+        if tuple(sorted(shown + distractors)) not in used:
+            break
+    return shadow, distractors
 
 
 def _tokens(costs: Costs, titles: Sequence[str]) -> int:

@@ -72,7 +72,7 @@ from .stages import Generated
 from .variants import PLAIN, Form, FormMaker, plain_form
 
 POOL_SLACK = 8  # distractor candidates beyond the most a row takes, so rows draw different ones
-WORDINGS_TRIED = 4  # wordings drawn for an insufficient row before the plain one, which can always miss its role
+WORDINGS_TRIED = 4  # wordings drawn for an insufficient row before the plain one (a role none can miss is skipped)
 REDRAWS = 20  # draws of a row's distractors before a document list another row of its question shows is accepted
 
 
@@ -117,7 +117,11 @@ class Evidence:
         self._rendered: dict[str, str] = {}  # title -> its document text (long rows render each article once)
         self._costs: dict[str, int] | None = None  # title -> tokens of its document (long rows)
         self._trees: tuple[list[int], dict[int, list[int]]] | None = None  # (person -> tree, tree -> people)
-        self.rag_kept: set[str] | None = None  # the ids of the rag rows a balanced subset keeps (rag_balanced)
+        self._open: dict[tuple[str, str, str], bool] = {}  # (question id, form key, missing title) -> leaves_open
+        self.rag_kept: set[str] | None = None
+        self.rag_every: list[tuple[tuple[object, ...], dict]] | None = (
+            None  # every rag row with its cell, once  # the ids of the rag rows a balanced subset keeps (rag_balanced)
+        )
 
     @property
     def index(self) -> Bm25Index:
@@ -228,7 +232,6 @@ class Evidence:
         if found is not None:
             required, missable = found
             shown = sorted(set(required) | ({form.named} if form.named else set()))
-            missable = {t: role for t, role in missable.items() if self.leaves_open(question, form, shown, t)}
             case = Case(form, tuple(required), tuple(shown), missable)
         self._cases[key] = case
         return case
@@ -289,10 +292,21 @@ class Evidence:
         missable[anchor] = "anchor"
         return required, missable
 
-    def leaves_open(self, question: Question, form: Form, shown: Sequence[str], missing: str) -> bool:
-        """Whether the articles `shown` without `missing` leave a form of a question unproven for the most careful
-        reader: the one condition under which a row without `missing` may be labelled insufficient."""
-        return self.proof(question, form, [t for t in shown if t != missing]) is None
+    def leaves_open(self, question: Question, case: Case, missing: str) -> bool:
+        """Whether a case's articles without `missing` leave its form of the question unproven for the most careful
+        reader: the one condition under which a row without `missing` may be labelled insufficient (once a title)."""
+        key = (question.id, case.form.key, missing)
+        found = self._open.get(key)
+        if found is None:
+            found = self._open[key] = self.proof(question, case.form, [t for t in case.shown if t != missing]) is None
+        return found
+
+    def open_missing(self, question: Question, case: Case, role: str, rng: random.Random) -> str | None:
+        """An article of `role` whose absence leaves the case unproven (leaves_open), drawn at random; None if none."""
+        for title in shuffled(rng, sorted(t for t, r in case.missable.items() if r == role)):
+            if self.leaves_open(question, case, title):
+                return title
+        return None
 
     def proof(self, question: Question, form: Form, titles: Sequence[str]) -> list[str] | None:
         """The answer the articles `titles` prove for a form of a question, as the most careful reader reads them
@@ -592,16 +606,16 @@ def family_plans(evidence: Evidence, question: Question, base: Case) -> list[Pla
         wanted = [(role, "") for role in ROLES if role in base.missable.values()]
     else:
         wanted = [(role, title) for title, role in sorted(base.missable.items())]
-    for role, title in wanted:
-        for _ in range(WORDINGS_TRIED):  # a wording that can leave out an article of this role (none left proves it)
-            case = worded()
-            if (title in case.missable) if title else (role in case.missable.values()):
+    for role, title in wanted:  # a wording whose rows can leave out an article of this role (none left proves it)
+        for attempt in range(WORDINGS_TRIED + 1):
+            case = worded() if attempt < WORDINGS_TRIED else base
+            if title:
+                missing = title if case.missable.get(title) and evidence.leaves_open(question, case, title) else None
+            else:
+                missing = evidence.open_missing(question, case, role, rng)
+            if missing:
+                plans.append(Plan("insufficient", case, missing, case.missable[missing]))
                 break
-        else:
-            case = base
-        if not title:
-            title = pick(rng, sorted(t for t, r in case.missable.items() if r == role))
-        plans.append(Plan("insufficient", case, title, case.missable[title]))
     plans += [Plan("unanswerable", case) for case in variants]
     return plans
 
@@ -864,11 +878,15 @@ def build_rag(
     rule, then the wordings of each question that has a sufficient set (rag_forms), each with its own top-k (for every
     question, or for `questions`). With `rag_rows="balanced"` (the default), only the rows `rag_balanced` keeps."""
     evidence = evidence or Evidence(generated, settings)
-    rows = [row for _, row in _rag_rows(evidence, generated.questions if questions is None else questions)]
     if evidence.settings.rag_rows == "all":
-        return rows
+        return [row for _, row in _rag_rows(evidence, generated.questions if questions is None else questions)]
     kept = rag_balanced(evidence, generated.questions)
-    return [row for row in rows if row["instance_id"] in kept]
+    wanted = None if questions is None else {question.id for question in questions}
+    return [
+        row
+        for _, row in evidence.rag_every or []
+        if row["instance_id"] in kept and (wanted is None or row["question_id"] in wanted)
+    ]
 
 
 def _rag_rows(evidence: Evidence, questions: Sequence[Question]) -> list[tuple[tuple[object, ...], dict]]:
@@ -904,7 +922,8 @@ def rag_balanced(evidence: Evidence, questions: Sequence[Question]) -> set[str]:
         return evidence.rag_kept
     s = evidence.settings
     cells: dict[tuple[object, ...], tuple[list[str], list[str]]] = {}
-    for cell, row in _rag_rows(evidence, questions):
+    evidence.rag_every = _rag_rows(evidence, questions)
+    for cell, row in evidence.rag_every:
         if cell[-1] and not s.attribute_questions:
             continue
         answer, refuse = cells.setdefault(cell, ([], []))

@@ -35,7 +35,7 @@ HOP_CHANGES = 4  # relations tried in place of the last hop's, in a seeded order
 _RELATIVES = ("sibling", "wife", "husband")
 ATTEMPTS = 100
 COUNT_SMOOTHING = 0.5  # the weight of a number no count answer has (so every number up to the largest may come)
-COUNT_SMOOTHED_RANGE = 5  # the numbers a universe without count questions weighs alike: 0 to this + 2
+COUNT_SMOOTHED_RANGE = 5  # the numbers an answer size no count question has weighs alike: 0 to this + 2
 
 
 def option_text(answer: Sequence[str]) -> str:
@@ -57,6 +57,7 @@ class OptionMaker:
         self._lists: dict[int, list[list[str]]] = {}
         self._hops: dict[tuple[str, ...], list[list[str]]] = {}  # query -> the answers of its changed last hops
         self.count_weights = count_weights(counts)
+        self._single_odds: dict[int, dict[int, float]] = {}  # numbers weighed -> single_count_odds
 
     def options(self, key: str, query: Sequence[str], answer: Sequence[str], shown: Collection[int]) -> list[str]:
         """The gold option where the shown documents state it, decoys (NEAR_MISSES of them, one more without the gold),
@@ -180,41 +181,109 @@ class OptionMaker:
         return out
 
     def _counts(self, rng: random.Random, answer: Sequence[str]) -> list[str]:
-        """Decoy counts: sets of len(answer) other numbers, each drawn with the weight the universe's count answers
-        give it, so that given the numbers a row shows each is about as likely to be the gold one."""
-        gold = frozenset(answer)
-        numbers = sorted(set(self.count_weights) | {int(a) for a in answer})
-        weights = [self.count_weights.get(n, COUNT_SMOOTHING) for n in numbers]
-        seen = {gold}
+        """Decoy counts, so that given the numbers a row shows each is about as likely to be the gold one: for a single
+        count, NEAR_MISSES other numbers drawn by `single_count_odds` (exactly even in the universe's own count
+        answers); for a set of counts, sets of as many numbers drawn with the weights that size of answer has."""
+        table = self.count_weights.get(len(answer)) or {n: COUNT_SMOOTHING for n in range(COUNT_SMOOTHED_RANGE + 3)}
+        table = {**{int(a): COUNT_SMOOTHING for a in answer}, **table}
+        if len(answer) == 1:
+            odds = self._single_odds.get(len(table))
+            if odds is None or set(odds) != set(table):
+                odds = self._single_odds[len(table)] = single_count_odds(table, NEAR_MISSES)
+            others = _conditional_draw(rng, {n: o for n, o in odds.items() if str(n) != answer[0]}, NEAR_MISSES)
+            return [str(n) for n in others]
+        numbers = sorted(table)
+        weights = [table[n] for n in numbers]
+        seen = {frozenset(answer)}
         out: list[str] = []
         for _ in range(ATTEMPTS):
             if len(out) >= NEAR_MISSES:
                 break
-            values = _weighted(rng, numbers, weights, len(answer), exclude=gold if len(answer) == 1 else frozenset())
-            option = [str(n) for n in sorted(values)]
+            option = [str(n) for n in sorted(_weighted(rng, numbers, weights, len(answer)))]
             if len(option) == len(answer) and frozenset(option) not in seen:
                 seen.add(frozenset(option))
                 out.append(option_text(option))
         return out
 
 
-def count_weights(counts: Sequence[Sequence[str]]) -> dict[int, float]:
-    """How often each number is a count answer among `counts` (every count question's gold answer), smoothed, over 0
-    to two past the largest: the weights count decoys are drawn with."""
-    tally = Counter(int(n) for answer in counts for n in answer)
-    top = max(tally, default=COUNT_SMOOTHED_RANGE) + 2
-    return {n: tally.get(n, 0) + COUNT_SMOOTHING for n in range(top + 1)}
+def _elementary(odds: Sequence[float], k: int) -> list[list[float]]:
+    """e[i][j]: the sum over j-subsets of odds[i:] of their products (j <= k), by dynamic programming."""
+    e = [[0.0] * (k + 1) for _ in range(len(odds) + 1)]
+    for i in range(len(odds), -1, -1):
+        e[i][0] = 1.0
+        if i < len(odds):
+            for j in range(1, k + 1):
+                e[i][j] = e[i + 1][j] + odds[i] * e[i + 1][j - 1]
+    return e
 
 
-def _weighted(
-    rng: random.Random, numbers: Sequence[int], weights: Sequence[float], k: int, exclude: frozenset[str]
-) -> list[int]:
-    """k distinct numbers drawn one by one with their weights (none of `exclude`), seeded."""
-    left = [(n, w) for n, w in zip(numbers, weights) if str(n) not in exclude]
+def single_count_odds(weights: dict[int, float], others: int, rounds: int = 300) -> dict[int, float]:
+    """Odds o over the numbers such that, when a gold count g (drawn as `weights` say) shows with `others` numbers
+    drawn as a set with probability proportional to the product of their odds, every number of a shown set is about
+    equally likely to be the gold one: p(g) / (o(g) e(o without g)) the same for every g (a damped fixed point). No
+    number can be the gold one of more than its share of the sets that show it, so a count more common than one in
+    others + 1 is held to just under that share first (it then shows in nearly every set)."""
+    numbers = sorted(weights)
+    total = sum(weights.values())
+    share = 0.95 / (others + 1)
+    p = [weights[n] / total for n in numbers]
+    for _ in range(len(p)):  # water-filling: cap the common counts, spread the rest over the others
+        over = [i for i, v in enumerate(p) if v > share]
+        if not over:
+            break
+        free = sum(v for v in p if v < share)
+        spill = sum(p[i] - share for i in over)
+        p = [share if v >= share else v + spill * v / free for v in p]
+    odds = list(p)
+    for _ in range(rounds):
+        fresh = []
+        for i in range(len(numbers)):
+            rest = odds[:i] + odds[i + 1 :]
+            fresh.append(p[i] / max(_elementary(rest, others)[0][others], 1e-300))
+        damped = [(o * f) ** 0.5 for o, f in zip(odds, fresh)]
+        scale = sum(damped)
+        odds = [o / scale for o in damped]
+    return dict(zip(numbers, odds))
+
+
+def _conditional_draw(rng: random.Random, odds: dict[int, float], k: int) -> list[int]:
+    """k distinct numbers drawn as a set with probability proportional to the product of their odds, seeded."""
+    numbers = sorted(odds)
+    values = [odds[n] for n in numbers]
+    e = _elementary(values, k)
+    out: list[int] = []
+    need = k
+    for i, n in enumerate(numbers):
+        if need == 0:
+            break
+        if e[i][need] <= 0:
+            break
+        if rng.random() * e[i][need] < values[i] * e[i + 1][need - 1]:
+            out.append(n)
+            need -= 1
+    return out
+
+
+def count_weights(counts: Sequence[Sequence[str]]) -> dict[int, dict[int, float]]:
+    """For each size of answer, how often each number is in a count answer of that size among `counts` (every count
+    question's gold answer), smoothed, over 0 to two past the largest: the weights its decoys are drawn with (a single
+    count is almost never 0, while a set of counts often holds 0, so each size has its own)."""
+    tallies: dict[int, Counter[int]] = {}
+    for answer in counts:
+        tallies.setdefault(len(answer), Counter()).update(int(n) for n in answer)
+    out = {}
+    for size, tally in tallies.items():
+        top = max(tally) + 2
+        out[size] = {n: tally.get(n, 0) + COUNT_SMOOTHING for n in range(top + 1)}
+    return out
+
+
+def _weighted(rng: random.Random, numbers: Sequence[int], weights: Sequence[float], k: int) -> list[int]:
+    """k distinct numbers drawn one by one with their weights, seeded."""
+    left = list(zip(numbers, weights))
     out: list[int] = []
     for _ in range(min(k, len(left))):
-        total = sum(w for _, w in left)
-        point = rng.random() * total
+        point = rng.random() * sum(w for _, w in left)
         for i, (n, w) in enumerate(left):
             point -= w
             if point < 0 or i == len(left) - 1:

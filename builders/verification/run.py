@@ -1,0 +1,87 @@
+"""Verify rows: each row's documents read once (a document seen in an earlier row is not parsed again), its labels
+checked, one problem line per row that has any."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .checks import row_problems
+from .documents import Article, read_document
+from .shown import Shown
+
+SUBSETS = ("instances", "rag")
+"""The subsets whose rows carry documents and labels to check."""
+
+
+@dataclass(frozen=True)
+class Problem:
+    """What is wrong with one row, in words."""
+
+    instance_id: str
+    subset: str
+    problems: tuple[str, ...]
+
+    def line(self) -> str:
+        """The problem as one line: the row, its subset, what is wrong."""
+        return f"{self.instance_id} {self.subset}: " + "; ".join(self.problems)
+
+
+@dataclass
+class Tally:
+    """Rows checked and rows with a problem, per subset, and the seconds spent checking them."""
+
+    checked: dict[str, int] = field(default_factory=dict)
+    flagged: dict[str, int] = field(default_factory=dict)
+    seconds: float = 0.0
+
+    def summary(self) -> str:
+        """One line per subset and the speed."""
+        rows = sum(self.checked.values())
+        parts = [f"{subset}: {self.checked[subset]:,} rows, {self.flagged.get(subset, 0):,} with problems"
+                 for subset in self.checked]
+        speed = rows / self.seconds if self.seconds > 0 else float("inf")
+        return "; ".join(parts) + f"; {rows:,} rows in {self.seconds:.2f} s ({speed:,.0f} rows/s)"
+
+
+class Verifier:
+    """Checks rows, keeping each document's reading for the rows after it."""
+
+    def __init__(self) -> None:
+        self._read: dict[str, Article] = {}
+        self.tally = Tally()
+
+    def _article(self, text: str) -> Article:
+        article = self._read.get(text)
+        if article is None:
+            article = self._read[text] = read_document(text)
+        return article
+
+    def problems(self, row: Mapping[str, Any], subset: str) -> list[str]:
+        """Everything wrong with one row of `subset`."""
+        documents = row.get("documents") or []
+        articles, misnamed = [], []
+        for document in documents:
+            text = document.get("text", "") if isinstance(document, Mapping) else str(document)
+            article = self._article(text)
+            articles.append(article)
+            title = document.get("title") if isinstance(document, Mapping) else None
+            if title is not None and title != article.subject:
+                misnamed.append(f"the document titled {title!r} is the article of {article.subject!r}")
+        return misnamed + row_problems(row, subset, Shown.of(articles))
+
+    def rows(self, rows: Iterable[Mapping[str, Any]], subset: str) -> Iterator[Problem]:
+        """A Problem for each row of `subset` that has one; the tally counts every row."""
+        if subset not in SUBSETS:
+            raise ValueError(f"verify checks the {' and '.join(SUBSETS)} subsets, not {subset!r}")
+        self.tally.checked.setdefault(subset, 0)
+        for row in rows:
+            began = time.perf_counter()
+            found = self.problems(row, subset)
+            self.tally.seconds += time.perf_counter() - began
+            self.tally.checked[subset] += 1
+            if found:
+                self.tally.flagged[subset] = self.tally.flagged.get(subset, 0) + 1
+                yield Problem(str(row.get("instance_id", "?")), subset, tuple(found))

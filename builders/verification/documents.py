@@ -11,9 +11,12 @@ from __future__ import annotations
 import html
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from .words import attributes, sentence_words
 
+INVERSE = {"parent": "child", "child": "parent", "sibling": "sibling", "spouse": "spouse", "friend": "friend"}
+"""What the subject is to a person in its list of each kind (a parent's child, a sibling's sibling, ...)."""
 _TAG = re.compile(r"^<(h1|h2|p)>(.*)</\1>$")
 
 
@@ -28,9 +31,20 @@ class Article:
     values: dict[str, str] = field(default_factory=dict)  # attribute key -> value (gender included)
     unread: list[str] = field(default_factory=list)
 
-    def names(self) -> set[str]:
+    @cached_property
+    def names(self) -> frozenset[str]:
         """Every person the document names: its subject and everyone in its lists."""
-        return {self.subject}.union(*self.lists.values())
+        return frozenset({self.subject}.union(*self.lists.values()))
+
+    @cached_property
+    def sets(self) -> dict[str, frozenset[str]]:
+        """Each list as a set."""
+        return {kind: frozenset(people) for kind, people in self.lists.items()}
+
+    @cached_property
+    def about_others(self) -> tuple[tuple[str, str], ...]:
+        """What the document says of the others it names: (person, the list of theirs the subject belongs to)."""
+        return tuple((person, INVERSE[kind]) for kind, people in self.lists.items() for person in people)
 
 
 def _lines(text: str) -> list[str]:

@@ -11,6 +11,7 @@ A relation premise "X's brother-in-law Y" names Y, and the question then asks ab
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .words import Relation, attributes, plurals, relations
 
@@ -56,7 +57,10 @@ class Question:
         return named
 
 
-def _longest_first(words: list[str]) -> list[str]:
+@lru_cache(maxsize=None)
+def _longest_first(table: str) -> list[str]:
+    """The words of a table, longest first, so that no word is taken for the start of a longer one."""
+    words = {"attributes": attributes, "plurals": plurals, "relations": relations}[table]()
     return sorted(words, key=len, reverse=True)
 
 
@@ -66,12 +70,12 @@ def read_question(text: str) -> Question:
         return _chain("who", None, text[len("Who is ") : -1])
     if text.startswith("What is the ") and text.endswith("?"):
         rest = text[len("What is the ") : -1]
-        for wording in _longest_first(list(attributes())):
+        for wording in _longest_first("attributes"):
             if rest.startswith(wording + " of "):
                 return _chain("what", attributes()[wording].key, rest[len(wording) + 4 :])
     if text.startswith("How many ") and text.endswith(" have?"):
         rest = text[len("How many ") : -len(" have?")]
-        for plural in _longest_first(list(plurals())):
+        for plural in _longest_first("plurals"):
             if rest.startswith(plural + " does "):
                 return _chain("count", plurals()[plural], rest[len(plural) + 6 :])
     raise Unreadable(f"cannot read the question {text!r}")
@@ -79,7 +83,7 @@ def read_question(text: str) -> Question:
 
 def _chain(kind: str, asked: str | Relation | None, text: str) -> Question:
     hops: list[Relation] = []
-    words = _longest_first(list(relations()))
+    words = _longest_first("relations")
     while True:
         word = next((w for w in words if text.startswith(f"the {w} of ")), None)
         if word is None:
@@ -93,7 +97,7 @@ def _chain(kind: str, asked: str | Relation | None, text: str) -> Question:
 def _start(text: str) -> tuple[str | tuple[str, str], AttributePremise | RelationPremise | None]:
     if text.startswith("the person whose "):
         rest = text[len("the person whose ") :]
-        for wording in _longest_first(list(attributes())):
+        for wording in _longest_first("attributes"):
             if rest.startswith(wording + " is "):
                 return (attributes()[wording].key, rest[len(wording) + 4 :]), None
         raise Unreadable(f"cannot read the start {text!r}")
@@ -111,7 +115,7 @@ def _relation_premise(text: str) -> tuple[str, RelationPremise | None]:
     at = text.find("'s ")
     while at >= 0:
         after = text[at + 3 :]
-        word = next((w for w in _longest_first(list(relations())) if after.startswith(w + " ")), None)
+        word = next((w for w in _longest_first("relations") if after.startswith(w + " ")), None)
         if word is not None:
             person = after[len(word) + 1 :]
             return person, RelationPremise(text[:at], relations()[word], person)

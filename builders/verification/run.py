@@ -21,11 +21,11 @@ class Problem:
     """What is wrong with one row, in words."""
 
     instance_id: str
-    subset: str
+    subset: str  # the subset, or the configuration holding it (n500_s1_instances)
     problems: tuple[str, ...]
 
     def line(self) -> str:
-        """The problem as one line: the row, its subset, what is wrong."""
+        """The problem as one line: the row, where it is (its subset), what is wrong."""
         return f"{self.instance_id} {self.subset}: " + "; ".join(self.problems)
 
 
@@ -72,16 +72,18 @@ class Verifier:
                 misnamed.append(f"the document titled {title!r} is the article of {article.subject!r}")
         return misnamed + row_problems(row, subset, Shown.of(articles))
 
-    def rows(self, rows: Iterable[Mapping[str, Any]], subset: str) -> Iterator[Problem]:
-        """A Problem for each row of `subset` that has one; the tally counts every row."""
+    def rows(self, rows: Iterable[Mapping[str, Any]], subset: str, where: str | None = None) -> Iterator[Problem]:
+        """A Problem for each row of `subset` that has one, named by `where` (the subset, or its configuration's
+        name); the tally counts every row under it."""
         if subset not in SUBSETS:
             raise ValueError(f"verify checks the {' and '.join(SUBSETS)} subsets, not {subset!r}")
-        self.tally.checked.setdefault(subset, 0)
+        where = where or subset
+        self.tally.checked.setdefault(where, 0)
         for row in rows:
             began = time.perf_counter()
             found = self.problems(row, subset)
             self.tally.seconds += time.perf_counter() - began
-            self.tally.checked[subset] += 1
+            self.tally.checked[where] += 1
             if found:
-                self.tally.flagged[subset] = self.tally.flagged.get(subset, 0) + 1
-                yield Problem(str(row.get("instance_id", "?")), subset, tuple(found))
+                self.tally.flagged[where] = self.tally.flagged.get(where, 0) + 1
+                yield Problem(str(row.get("instance_id", "?")), where, tuple(found))

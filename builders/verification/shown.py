@@ -12,18 +12,20 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from .documents import Article
-from .words import LISTS
 
-_INVERSE = {"parent": "child", "child": "parent", "sibling": "sibling", "spouse": "spouse", "friend": "friend"}
+
+_NONE: frozenset[str] = frozenset()
 
 
 @dataclass
 class Shown:
-    """The facts of one row's documents: own articles by subject, every stated link both ways, genders, names."""
+    """The facts of one row's documents: own articles by subject, what other articles state of each person, the
+    genders sentences give, every name."""
 
     own: dict[str, Article] = field(default_factory=dict)
-    stated: dict[str, dict[str, set[str]]] = field(default_factory=dict)  # person -> list kind -> people
-    genders: dict[str, set[str]] = field(default_factory=dict)
+    others: dict[tuple[str, str], set[str]] = field(default_factory=dict)  # (person, list) -> who else states it
+    genders: dict[str, str] = field(default_factory=dict)
+    two_genders: set[str] = field(default_factory=set)
     names: set[str] = field(default_factory=set)
     repeated: list[str] = field(default_factory=list)  # subjects with more than one document
     unread: list[tuple[str, str]] = field(default_factory=list)  # (subject, line)
@@ -40,22 +42,27 @@ class Shown:
         subject = article.subject
         if subject in self.own:
             self.repeated.append(subject)
-        else:
-            self.own[subject] = article
-        self.names |= article.names()
+            return
+        self.own[subject] = article
+        self.names |= article.names
         self.unread += [(subject, line) for line in article.unread]
-        for kind, people in article.lists.items():
-            for person in people:
-                self._link(subject, kind, person)
+        others = self.others
+        for key in article.about_others:
+            found = others.get(key)
+            if found is None:
+                others[key] = {subject}
+            else:
+                found.add(subject)
+        genders = self.genders
         for person, gender in article.genders:
-            self.genders.setdefault(person, set()).add(gender)
+            if genders.setdefault(person, gender) != gender:
+                self.two_genders.add(person)
 
-    def _link(self, subject: str, kind: str, person: str) -> None:
-        self.stated.setdefault(subject, {}).setdefault(kind, set()).add(person)
-        self.stated.setdefault(person, {}).setdefault(_INVERSE[kind], set()).add(subject)
-
-    def _stated(self, person: str, kind: str) -> set[str]:
-        return self.stated.get(person, {}).get(kind, set())
+    def _stated(self, person: str, kind: str) -> frozenset[str] | set[str]:
+        article = self.own.get(person)
+        mine = article.sets.get(kind, _NONE) if article is not None else _NONE
+        theirs = self.others.get((person, kind))
+        return mine if theirs is None else mine | theirs
 
     def complete(self, person: str, kind: str) -> Sequence[str] | None:
         """The person's whole list of `kind` from their own article, or None when their article is not shown."""
@@ -66,15 +73,17 @@ class Shown:
         """The people any document shows in the person's `kind` (maybe not all of them)."""
         found = set(self._stated(person, kind))
         if kind == "sibling":
-            found |= {c for p in self._stated(person, "parent") for c in self._stated(p, "child")}
+            for parent in self._stated(person, "parent"):
+                found |= self._stated(parent, "child")
         elif kind == "spouse":
-            found |= {p for c in self._stated(person, "child") for p in self._stated(c, "parent")}
-        return found - {person}
+            for child in self._stated(person, "child"):
+                found |= self._stated(child, "parent")
+        found.discard(person)
+        return found
 
     def gender(self, person: str) -> str | None:
         """The gender some sentence gives the person (None when none does, or two disagree)."""
-        found = self.genders.get(person, set())
-        return next(iter(found)) if len(found) == 1 else None
+        return None if person in self.two_genders else self.genders.get(person)
 
     def value(self, person: str, key: str) -> tuple[bool, str | None]:
         """(whether the person's own article is shown, the value it states for attribute `key` or None)."""
@@ -82,15 +91,23 @@ class Shown:
         return (False, None) if article is None else (True, article.values.get(key))
 
     def disagreements(self) -> list[str]:
-        """What the documents say against each other: two genders for one person, or a link another document shows
-        that the person's own article leaves out of its complete list."""
-        found = [f"{person} is given two genders" for person, genders in self.genders.items() if len(genders) > 1]
+        """What the documents say against each other: two genders for one person, or a link other documents show
+        (stated, or a sibling through a shared parent, a spouse through a shared child) that the person's own
+        article leaves out of its complete list."""
+        found = [f"{person} is given two genders" for person in sorted(self.two_genders)]
+        for (person, kind), people in self.others.items():
+            article = self.own.get(person)
+            if article is not None:
+                found += _left_out(person, kind, people, article)
         for person, article in self.own.items():
-            for kind in LISTS:
-                extra = self.known(person, kind) - set(article.lists.get(kind, ()))
-                if extra:
-                    found.append(
-                        f"documents show {', '.join(sorted(extra))} in the {kind} list of {person}, "
-                        f"which {person}'s own article leaves out"
-                    )
-        return found
+            for kind in ("sibling", "spouse"):
+                found += _left_out(person, kind, self.known(person, kind), article)
+        return sorted(set(found))
+
+
+def _left_out(person: str, kind: str, shown: set[str], article: Article) -> list[str]:
+    extra = shown - article.sets.get(kind, _NONE)
+    if not extra:
+        return []
+    return [f"documents show {', '.join(sorted(extra))} in the {kind} list of {person}, which {person}'s own article "
+            "leaves out"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -56,9 +57,7 @@ def run(args: argparse.Namespace, knobs: Mapping[str, Any]) -> int:
 
 
 def _source(args: argparse.Namespace, knobs: Mapping[str, Any]) -> Source:
-    if Path(args.source).expanduser().is_dir() or (
-        "/" in args.source and not args.source.startswith((".", "/", "~"))
-    ):
+    if Path(args.source).expanduser().is_dir() or ("/" in args.source and not args.source.startswith((".", "/", "~"))):
         changed = sorted(k for k, v in knobs.items() if v != getattr(Settings, k))
         if changed:
             raise ConfigError(
@@ -99,7 +98,7 @@ def _generated(args: argparse.Namespace, knobs: Mapping[str, Any]) -> Source:
         return engine.ROWS[subset](generated[0])
 
     name = universe_name(settings)
-    return [(f"{name}_{subset}", subset, lambda subset=subset: rows(subset)) for subset in subsets]
+    return [(f"{name}_{subset}", subset, partial(rows, subset)) for subset in subsets]
 
 
 def _released(args: argparse.Namespace) -> Source:
@@ -132,7 +131,7 @@ def _released(args: argparse.Namespace) -> Source:
             hub_cache=hub_cache,
             revision=located.commit or args.revision,
         )
-        source += [(release.config_name(s), s, lambda s=s, r=release: r.rows(s)) for s in present]
+        source += [(release.config_name(s), s, partial(release.rows, s)) for s in present]
     if not source:
         raise ConfigError(f"{args.source} holds no {' or '.join(_subsets(args, None))} rows to verify")
     return source

@@ -31,8 +31,9 @@ _PREMISE_KINDS = {
 
 def row_problems(row: Mapping[str, Any], subset: str, shown: Shown) -> list[str]:
     """Everything wrong with one row, given what its documents show."""
-    problems = [f"{subject}'s document has a line the article grammar does not read: {line!r}"
-                for subject, line in shown.unread]
+    problems = [
+        f"{subject}'s document has a line the article grammar does not read: {line!r}" for subject, line in shown.unread
+    ]
     problems += [f"{subject} has more than one document" for subject in shown.repeated]
     problems += shown.disagreements()
     try:
@@ -68,7 +69,9 @@ def _answer_problems(row: Mapping[str, Any], decision: Decision) -> list[str]:
         if decision.answer is None:
             return [f"labelled sufficient, but the documents prove no answer: {decision.why}"]
         if set(decision.answer) != set(gold) or len(set(gold)) != len(gold):
-            return [f"labelled sufficient with the answer {_said(gold)}, but the documents prove {_said(decision.answer)}"]
+            return [
+                f"labelled sufficient with the answer {_said(gold)}, but the documents prove {_said(decision.answer)}"
+            ]
         return []
     problems = []
     if decision.answer is not None:
@@ -113,4 +116,3 @@ def _option_problems(options: Sequence[str], gold: Any, answer: Sequence[str] | 
         shown_gold = options[gold] if isinstance(gold, int) and 0 <= gold < len(options) else gold
         return [f"gold_answer_idx {gold} ({shown_gold!r}) is not {right} (option {correct[0]})"]
     return []
-

@@ -90,9 +90,9 @@ def holders_told(closed_world: str, key: str, value: str) -> int | None:
         if attribute.key != key:
             continue
         for people in ("person has", "people have"):
-            head, _, tail = template.format(count="\0", people=people, wording=attribute.wording, value=value).partition(
-                "\0"
-            )
+            head, _, tail = template.format(
+                count="\0", people=people, wording=attribute.wording, value=value
+            ).partition("\0")
             text = closed_world.strip()
             count = text[len(head) : len(text) - len(tail)]
             if text.startswith(head) and text.endswith(tail) and count.isdigit():

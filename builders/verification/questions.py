@@ -11,7 +11,7 @@ A relation premise "X's brother-in-law Y" names Y, and the question then asks ab
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 from .words import Relation, attributes, plurals, relations
 
@@ -57,10 +57,10 @@ class Question:
         return named
 
 
-@lru_cache(maxsize=None)
+@cache
 def _longest_first(table: str) -> list[str]:
     """The words of a table, longest first, so that no word is taken for the start of a longer one."""
-    words = {"attributes": attributes, "plurals": plurals, "relations": relations}[table]()
+    words = list(attributes()) if table == "attributes" else list(plurals()) if table == "plurals" else list(relations())
     return sorted(words, key=len, reverse=True)
 
 

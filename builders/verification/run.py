@@ -40,8 +40,10 @@ class Tally:
     def summary(self) -> str:
         """One line per subset and the speed."""
         rows = sum(self.checked.values())
-        parts = [f"{subset}: {self.checked[subset]:,} rows, {self.flagged.get(subset, 0):,} with problems"
-                 for subset in self.checked]
+        parts = [
+            f"{subset}: {self.checked[subset]:,} rows, {self.flagged.get(subset, 0):,} with problems"
+            for subset in self.checked
+        ]
         speed = rows / self.seconds if self.seconds > 0 else float("inf")
         return "; ".join(parts) + f"; {rows:,} rows in {self.seconds:.2f} s ({speed:,.0f} rows/s)"
 

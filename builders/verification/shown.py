@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 
 from .documents import Article
 
-
 _NONE: frozenset[str] = frozenset()
 
 
@@ -109,5 +108,7 @@ def _left_out(person: str, kind: str, shown: set[str], article: Article) -> list
     extra = shown - article.sets.get(kind, _NONE)
     if not extra:
         return []
-    return [f"documents show {', '.join(sorted(extra))} in the {kind} list of {person}, which {person}'s own article "
-            "leaves out"]
+    return [
+        f"documents show {', '.join(sorted(extra))} in the {kind} list of {person}, which {person}'s own article "
+        "leaves out"
+    ]

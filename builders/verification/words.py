@@ -46,9 +46,10 @@ def _checked_steps(text: str) -> tuple[str, ...]:
 @lru_cache(maxsize=1)
 def relations() -> dict[str, Relation]:
     """Relations by their singular word."""
-    return {singular: Relation(singular, plural, _checked_steps(steps)) for singular, plural, steps in _rows(
-        "relations.tsv"
-    )}
+    return {
+        singular: Relation(singular, plural, _checked_steps(steps))
+        for singular, plural, steps in _rows("relations.tsv")
+    }
 
 
 @lru_cache(maxsize=1)

@@ -30,8 +30,13 @@ def article(name: str, friends: tuple[str, ...] = (), **facts: Any) -> str:
     friend = [_sentence("friend", name, sorted(friends))] if friends else []
     attributes = [f"The {wording} of {name} is {facts[key]}." for key, wording in ATTRIBUTES if key in facts]
     return (
-        f"# {name}\n\n## Family\n" + "\n".join(family) + "\n\n## Friends\n" + "\n".join(friend)
-        + "\n\n## Attributes\n" + "\n".join(attributes) + "\n"
+        f"# {name}\n\n## Family\n"
+        + "\n".join(family)
+        + "\n\n## Friends\n"
+        + "\n".join(friend)
+        + "\n\n## Attributes\n"
+        + "\n".join(attributes)
+        + "\n"
     )
 
 

@@ -143,9 +143,7 @@ def test_rag_rows_say_whether_the_retrieved_documents_prove_the_answer():
 
 def test_the_gold_answer_of_a_refused_row_is_the_deflection():
     refused = row("Who is the son of the brother of Damion Kohen?", ["Damion Kohen"], "insufficient", ["Newton Kohen"])
-    assert problems(refused) == [
-        "labelled insufficient, but its gold answer is [Newton Kohen], not the deflection"
-    ]
+    assert problems(refused) == ["labelled insufficient, but its gold answer is [Newton Kohen], not the deflection"]
     assert DEFLECTION == ["insufficient information"]
 
 
@@ -155,7 +153,10 @@ def test_the_three_document_formats_read_alike():
         for other in (as_text(text), as_html(text)):
             again = read_document(other)
             assert (again.subject, again.lists, again.values, again.unread) == (
-                name, markdown.lists, markdown.values, []
+                name,
+                markdown.lists,
+                markdown.values,
+                [],
             )
 
 

@@ -42,6 +42,8 @@ def row_problems(row: Mapping[str, Any], subset: str, shown: Shown) -> list[str]
         return [*problems, str(error)]
     decision = decide(shown, question, row.get("closed_world") or "")
     problems += _answer_problems(row, decision)
+    if row.get("missing_article") and row["missing_article"] in shown.own:
+        problems.append(f"its missing_article {row['missing_article']} is among the documents")
     if row.get("answerable") == "unanswerable":
         problems += _kind_problems(row, subset, question, shown, decision)
     if subset == "rag" and bool(row.get("retrieved_sufficient")) != (decision.answer is not None):

@@ -28,6 +28,16 @@ def test_a_premise_shown_only_by_the_other_persons_article_is_confirmed():
     assert flagged == ["labelled insufficient (bridge), but the documents prove the answer [Arlen Kohen]"]
 
 
+def test_the_missing_article_is_not_shown():
+    question = "Who is the son of the brother of Damion Kohen?"
+    shown = ["Damion Kohen", "Arlen Kohen"]
+    assert problems(row(question, shown[:1], "insufficient", missing_article="Arlen Kohen")) == []
+    assert problems(row(question, shown, "insufficient", missing_article="Arlen Kohen")) == [
+        "labelled insufficient, but the documents prove the answer [Newton Kohen]",
+        "its missing_article Arlen Kohen is among the documents",
+    ]
+
+
 def test_a_premise_no_document_links_is_not_confirmed():
     # without Hank's article nothing says whom Hank married: the premise, and so the answer, stay open
     shown = ["Damion Kohen", "Luann Osdoba"]

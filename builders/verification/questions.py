@@ -60,7 +60,9 @@ class Question:
 @cache
 def _longest_first(table: str) -> list[str]:
     """The words of a table, longest first, so that no word is taken for the start of a longer one."""
-    words = list(attributes()) if table == "attributes" else list(plurals()) if table == "plurals" else list(relations())
+    words = (
+        list(attributes()) if table == "attributes" else list(plurals()) if table == "plurals" else list(relations())
+    )
     return sorted(words, key=len, reverse=True)
 
 

@@ -98,10 +98,24 @@ class Shown:
             article = self.own.get(person)
             if article is not None:
                 found += _left_out(person, kind, people, article)
-        for person, article in self.own.items():
-            for kind in ("sibling", "spouse"):
-                found += _left_out(person, kind, self.known(person, kind), article)
+        parents = {p for (p, kind) in self.others if kind == "child"} | {
+            p for p, article in self.own.items() if "child" in article.sets
+        }
+        for parent in parents:  # a parent's children are each other's siblings, its co-parents its spouses
+            children = self._stated(parent, "child")
+            found += self._outside(children, "sibling")
+            for child in children:
+                found += self._outside(self._stated(child, "parent"), "spouse")
         return sorted(set(found))
+
+    def _outside(self, group: frozenset[str] | set[str], kind: str) -> list[str]:
+        """Each member of `group` whose own article is shown must list the others of it as its `kind`."""
+        found = []
+        for person in group:
+            article = self.own.get(person)
+            if article is not None and len(group) > 1:
+                found += _left_out(person, kind, set(group) - {person}, article)
+        return found
 
 
 def _left_out(person: str, kind: str, shown: set[str], article: Article) -> list[str]:

@@ -177,3 +177,14 @@ def test_documents_that_disagree_are_reported():
     assert problems(shown) == [
         "documents show Newton Kohen in the child list of Damion Kohen, which Damion Kohen's own article leaves out"
     ]
+
+
+def test_a_sibling_through_a_shared_parent_that_the_own_article_leaves_out_is_reported():
+    without_damion = ARTICLES["Eve Ozaki"].replace(
+        "brothers of Eve Ozaki are Arlen Kohen, Damion Kohen", "brother of Eve Ozaki is Arlen Kohen"
+    )
+    shown = row("Who is the husband of Eve Ozaki?", ["Coleman Kohen"], "sufficient", ["Hank Ozaki"])
+    shown["documents"].append({"title": "Eve Ozaki", "text": without_damion})
+    assert problems(shown) == [
+        "documents show Damion Kohen in the sibling list of Eve Ozaki, which Eve Ozaki's own article leaves out"
+    ]

@@ -90,7 +90,7 @@ def _kind_problems(
 ) -> list[str]:
     kind = row.get("unanswerable_kind")
     if kind == "nonexistent_person":
-        if all(name in shown.names for name in question.names):
+        if all(shown.names(name) for name in question.names):
             return [f"labelled nonexistent_person, but the documents name {', '.join(question.names)}"]
         return []
     if kind not in _PREMISE_KINDS:

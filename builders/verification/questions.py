@@ -11,7 +11,7 @@ A relation premise "X's brother-in-law Y" names Y, and the question then asks ab
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from .words import Relation, attributes, plurals, relations
 
@@ -66,8 +66,9 @@ def _longest_first(table: str) -> list[str]:
     return sorted(words, key=len, reverse=True)
 
 
+@lru_cache(maxsize=4096)
 def read_question(text: str) -> Question:
-    """The question `text` asks; Unreadable if it is not in the grammar."""
+    """The question `text` asks; Unreadable if it is not in the grammar (remembered: a question's rows share it)."""
     if text.startswith("Who is ") and text.endswith("?"):
         return _chain("who", None, text[len("Who is ") : -1])
     if text.startswith("What is the ") and text.endswith("?"):

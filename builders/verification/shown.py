@@ -19,13 +19,12 @@ _NONE: frozenset[str] = frozenset()
 @dataclass
 class Shown:
     """The facts of one row's documents: own articles by subject, what other articles state of each person, the
-    genders sentences give, every name."""
+    genders sentences give."""
 
     own: dict[str, Article] = field(default_factory=dict)
     others: dict[tuple[str, str], set[str]] = field(default_factory=dict)  # (person, list) -> who else states it
     genders: dict[str, str] = field(default_factory=dict)
     two_genders: set[str] = field(default_factory=set)
-    names: set[str] = field(default_factory=set)
     repeated: list[str] = field(default_factory=list)  # subjects with more than one document
     unread: list[tuple[str, str]] = field(default_factory=list)  # (subject, line)
 
@@ -43,7 +42,6 @@ class Shown:
             self.repeated.append(subject)
             return
         self.own[subject] = article
-        self.names |= article.names
         self.unread += [(subject, line) for line in article.unread]
         others = self.others
         for key in article.about_others:
@@ -62,6 +60,10 @@ class Shown:
         mine = article.sets.get(kind, _NONE) if article is not None else _NONE
         theirs = self.others.get((person, kind))
         return mine if theirs is None else mine | theirs
+
+    def names(self, person: str) -> bool:
+        """Whether any shown document names the person (as its subject or in a sentence)."""
+        return any(person in article.names for article in self.own.values())
 
     def complete(self, person: str, kind: str) -> Sequence[str] | None:
         """The person's whole list of `kind` from their own article, or None when their article is not shown."""

@@ -42,6 +42,8 @@ def row_problems(row: Mapping[str, Any], subset: str, shown: Shown) -> list[str]
         return [*problems, str(error)]
     decision = decide(shown, question, row.get("closed_world") or "")
     problems += _answer_problems(row, decision)
+    if decision.answer is not None and row.get("answerable") == "sufficient" and row.get("citations") is not None:
+        problems += _citation_problems(row, shown)
     if row.get("missing_article") and row["missing_article"] in shown.own:
         problems.append(f"its missing_article {row['missing_article']} is among the documents")
     if row.get("answerable") == "unanswerable":
@@ -54,6 +56,19 @@ def row_problems(row: Mapping[str, Any], subset: str, shown: Shown) -> list[str]
     if row.get("answer_options"):
         problems += _option_problems(row["answer_options"], row.get("gold_answer_idx"), decision.answer)
     return problems
+
+
+def _citation_problems(row: Mapping[str, Any], shown: Shown) -> list[str]:
+    """The articles a proof reads are among the row's citations (0-based positions of its documents)."""
+    documents = row.get("documents") or []
+    cited = set()
+    for position in row["citations"]:
+        if not isinstance(position, int) or not 0 <= position < len(documents):
+            return [f"its citations hold {position!r}, which is not the position of one of its documents"]
+        document = documents[position]
+        cited.add(document.get("title") if isinstance(document, Mapping) else None)
+    uncited = sorted(shown.read - cited)
+    return [f"the proof reads the articles of {', '.join(uncited)}, which its citations leave out"] if uncited else []
 
 
 def _said(answer: Sequence[str] | None) -> str:

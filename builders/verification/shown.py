@@ -25,6 +25,9 @@ class Shown:
     others: dict[tuple[str, str], set[str]] = field(default_factory=dict)  # (person, list) -> who else states it
     genders: dict[str, str] = field(default_factory=dict)
     two_genders: set[str] = field(default_factory=set)
+    read: set[str] = field(
+        default_factory=set
+    )  # people whose own article a complete list or an attribute was read from
     repeated: list[str] = field(default_factory=list)  # subjects with more than one document
     unread: list[tuple[str, str]] = field(default_factory=list)  # (subject, line)
 
@@ -68,7 +71,10 @@ class Shown:
     def complete(self, person: str, kind: str) -> Sequence[str] | None:
         """The person's whole list of `kind` from their own article, or None when their article is not shown."""
         article = self.own.get(person)
-        return None if article is None else article.lists.get(kind, ())
+        if article is None:
+            return None
+        self.read.add(person)
+        return article.lists.get(kind, ())
 
     def known(self, person: str, kind: str) -> set[str]:
         """The people any document shows in the person's `kind` (maybe not all of them)."""
@@ -89,7 +95,10 @@ class Shown:
     def value(self, person: str, key: str) -> tuple[bool, str | None]:
         """(whether the person's own article is shown, the value it states for attribute `key` or None)."""
         article = self.own.get(person)
-        return (False, None) if article is None else (True, article.values.get(key))
+        if article is None:
+            return False, None
+        self.read.add(person)
+        return True, article.values.get(key)
 
     def disagreements(self) -> list[str]:
         """What the documents say against each other: two genders for one person, or a link other documents show

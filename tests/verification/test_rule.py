@@ -188,3 +188,15 @@ def test_a_sibling_through_a_shared_parent_that_the_own_article_leaves_out_is_re
     assert problems(shown) == [
         "documents show Damion Kohen in the sibling list of Eve Ozaki, which Eve Ozaki's own article leaves out"
     ]
+
+
+def test_the_articles_a_proof_reads_are_cited():
+    question = "Who is the son of the brother of Damion Kohen?"
+    proven = row(question, ["Luann Osdoba", "Damion Kohen", "Arlen Kohen"], "sufficient", ["Newton Kohen"])
+    assert problems({**proven, "citations": [1, 2]}) == []
+    assert problems({**proven, "citations": [0, 1]}) == [
+        "the proof reads the articles of Arlen Kohen, which its citations leave out"
+    ]
+    assert problems({**proven, "citations": [1, 3]}) == [
+        "its citations hold 3, which is not the position of one of its documents"
+    ]

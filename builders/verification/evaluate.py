@@ -137,7 +137,7 @@ def decide(shown: Shown, question: Question, closed_world: str = "") -> Decision
     """What the documents prove: the answer or why none, and the premise's status."""
     status = premise_status(shown, question.premise)
     if status not in ("", CONFIRMED):
-        return Decision(None, f"the premise is {status} by the documents", status)
+        return Decision(None, f"the documents do not confirm the premise (they leave it {status})", status)
     try:
         return Decision(_answer(shown, question, closed_world), "", status)
     except Unproven as open_point:

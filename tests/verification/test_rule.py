@@ -43,7 +43,8 @@ def test_a_premise_no_document_links_is_not_confirmed():
     shown = ["Damion Kohen", "Luann Osdoba"]
     assert problems(row(BROTHER_OF_BROTHER_IN_LAW, shown, "insufficient", missing_role="anchor")) == []
     assert problems(row(BROTHER_OF_BROTHER_IN_LAW, shown, "sufficient", ["Arlen Kohen"])) == [
-        "labelled sufficient, but the documents prove no answer: the premise is open by the documents"
+        "labelled sufficient, but the documents prove no answer: the documents do not confirm the premise (they "
+        "leave it open)"
     ]
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .evaluate import CONFIRMED, REFUTED, UNSTATED, Decision, decide
+from .evaluate import CONFIRMED, REFUTED, SAID, UNSTATED, Decision, decide
 from .questions import AttributePremise, Question, RelationPremise, Unreadable, read_question
 from .shown import Shown
 from .words import labels
@@ -117,7 +117,7 @@ def _kind_problems(
         held = decision.premise != CONFIRMED
     else:
         held = decision.premise == status
-    return [] if held else [f"labelled {kind}, but the documents leave its premise {decision.premise}"]
+    return [] if held else [f"labelled {kind}, but the documents {SAID[decision.premise]}"]
 
 
 def _option_problems(options: Sequence[str], gold: Any, answer: Sequence[str] | None) -> list[str]:

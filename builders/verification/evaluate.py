@@ -21,6 +21,13 @@ class Unproven(Exception):
 
 CONFIRMED, REFUTED, UNSTATED, OPEN = "confirmed", "refuted", "unstated", "open"
 """A premise's status: shown true, shown false, absent from the person's own article, or not decided."""
+SAID = {
+    CONFIRMED: "confirm its premise",
+    REFUTED: "refute its premise",
+    UNSTATED: "show the person's own article, which states no value of its premise's kind",
+    OPEN: "leave its premise open",
+}
+"""What the documents do with a premise of each status, in words."""
 
 
 @dataclass(frozen=True)
@@ -137,7 +144,7 @@ def decide(shown: Shown, question: Question, closed_world: str = "") -> Decision
     """What the documents prove: the answer or why none, and the premise's status."""
     status = premise_status(shown, question.premise)
     if status not in ("", CONFIRMED):
-        return Decision(None, f"the documents do not confirm the premise (they leave it {status})", status)
+        return Decision(None, f"the documents {SAID[status]}", status)
     try:
         return Decision(_answer(shown, question, closed_world), "", status)
     except Unproven as open_point:

@@ -43,8 +43,7 @@ def test_a_premise_no_document_links_is_not_confirmed():
     shown = ["Damion Kohen", "Luann Osdoba"]
     assert problems(row(BROTHER_OF_BROTHER_IN_LAW, shown, "insufficient", missing_role="anchor")) == []
     assert problems(row(BROTHER_OF_BROTHER_IN_LAW, shown, "sufficient", ["Arlen Kohen"])) == [
-        "labelled sufficient, but the documents prove no answer: the documents do not confirm the premise (they "
-        "leave it open)"
+        "labelled sufficient, but the documents prove no answer: the documents leave its premise open"
     ]
 
 
@@ -89,7 +88,8 @@ def test_attribute_premises_by_the_persons_own_article():
     assert problems(row(lives, shown, "unanswerable", unanswerable_kind="false_premise_attribute")) == []
     assert problems(row(born, shown, "unanswerable", unanswerable_kind="uncertain_specificity")) == []
     assert problems(row(born, shown, "unanswerable", unanswerable_kind="false_premise_attribute")) == [
-        "labelled false_premise_attribute, but the documents leave its premise unstated"
+        "labelled false_premise_attribute, but the documents show the person's own article, which states no value of "
+        "its premise's kind"
     ]
     assert problems(row(lives, ["Luann Osdoba"], "unanswerable", unanswerable_kind="false_premise_attribute")) == [
         "labelled false_premise_attribute, but the documents leave its premise open"

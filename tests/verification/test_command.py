@@ -4,6 +4,8 @@ when their labels hold; a release with one flipped label fails and names the row
 from __future__ import annotations
 
 import dataclasses
+import subprocess
+import sys
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -109,3 +111,18 @@ def test_whole_universes_pass(argv, capsys):
     code, lines, summary = verify(argv, capsys)
     assert lines == [] and code == 0, "\n".join(lines[:20])
     assert " 0 with problems" in summary
+
+
+@pytest.mark.integration
+def test_a_hub_release_is_verified_as_published(hub, hub_env, tmp_path, capsys):
+    phantom_wiki.publish("n50_s1", repo_id="org/verified", subsets=["rag"], endpoint=hub.endpoint)
+    done = subprocess.run(
+        [sys.executable, "-m", "phantom_wiki", "verify", "org/verified", "--cache-dir", str(tmp_path / "cache")],
+        capture_output=True,
+        text=True,
+        env=hub_env,
+        cwd=tmp_path,
+    )
+    code, lines, _ = verify(["n50_s1_rag"], capsys)
+    assert (done.returncode, done.stdout.splitlines()[:-1]) == (code, lines), done.stderr
+    assert "n50_s1_rag: 1,878 rows" in done.stdout.splitlines()[-1]

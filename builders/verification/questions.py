@@ -94,6 +94,9 @@ def _chain(kind: str, asked: str | Relation | None, text: str) -> Question:
         hops.append(relations()[word])
         text = text[len(f"the {word} of ") :]
     start, premise = _start(text)
+    bare = not hops and kind != "count" and not isinstance(premise, RelationPremise)  # "Who is Ann Lee?"
+    if isinstance(start, str) and (bare or start.startswith("the ") or " of " in start):
+        raise Unreadable(f"cannot read the start {text!r}")
     return Question(kind, tuple(reversed(hops)), asked, start, premise)
 
 

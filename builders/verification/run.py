@@ -65,11 +65,13 @@ class Verifier:
         return article
 
     def problems(self, row: Mapping[str, Any], subset: str) -> list[str]:
-        """Everything wrong with one row of `subset`."""
-        documents = row.get("documents") or []
+        """Everything wrong with one row of `subset` (a row not shaped as rows are is one problem, not an error)."""
+        malformed = _malformed(row)
+        if malformed:
+            return [malformed]
         articles, misnamed = [], []
-        for document in documents:
-            text = document.get("text", "") if isinstance(document, Mapping) else str(document)
+        for document in row["documents"]:
+            text = document.get("text", "") if isinstance(document, Mapping) else document
             article = self._article(text)
             articles.append(article)
             title = document.get("title") if isinstance(document, Mapping) else None
@@ -93,3 +95,23 @@ class Verifier:
             if found:
                 self.tally.flagged[where] = self.tally.flagged.get(where, 0) + 1
                 yield Problem(str(row.get("instance_id", "?")), where, tuple(found))
+
+
+def _malformed(row: Mapping[str, Any]) -> str:
+    """What makes a row unreadable ("" when nothing does): rows come from files others wrote."""
+    if not isinstance(row, Mapping):
+        return f"the row is a {type(row).__name__}, not a mapping of columns"
+    if not isinstance(row.get("question"), str):
+        return "its question is not a string"
+    documents = row.get("documents")
+    if not isinstance(documents, list) or not all(
+        isinstance(d, str) or (isinstance(d, Mapping) and isinstance(d.get("text"), str)) for d in documents
+    ):
+        return "its documents are not a list of texts (or of {title, text})"
+    options = row.get("answer_options")
+    if options is not None and not (isinstance(options, list) and all(isinstance(o, str) for o in options)):
+        return "its answer_options are not a list of strings"
+    answer = row.get("answer")
+    if not (isinstance(answer, list) and all(isinstance(a, str) for a in answer)):
+        return "its answer is not a list of strings"
+    return ""

@@ -3,6 +3,8 @@ it, in either direction; a list is complete only in the person's own article."""
 
 from __future__ import annotations
 
+import pytest
+
 from builders.verification import Verifier
 from builders.verification.documents import read_document
 from builders.verification.evaluate import premise_status
@@ -201,3 +203,24 @@ def test_the_articles_a_proof_reads_are_cited():
     assert problems({**proven, "citations": [1, 3]}) == [
         "its citations hold 3, which is not the position of one of its documents"
     ]
+
+
+@pytest.mark.parametrize(
+    ("damage", "said"),
+    [
+        ({"question": None}, "its question is not a string"),
+        ({"documents": "Hank Ozaki"}, "its documents are not a list of texts (or of {title, text})"),
+        ({"documents": [{"title": "Hank Ozaki"}]}, "its documents are not a list of texts (or of {title, text})"),
+        ({"answer_options": [1, 2]}, "its answer_options are not a list of strings"),
+        ({"answer": "Arlen Kohen"}, "its answer is not a list of strings"),
+    ],
+)
+def test_a_damaged_row_is_one_problem_not_an_error(damage, said):
+    fine = row("Who is the brother of Damion Kohen?", ["Damion Kohen"], "sufficient", ["Arlen Kohen"])
+    assert problems(fine) == []
+    assert problems({**fine, **damage}) == [said]
+
+
+def test_a_question_outside_the_grammar_is_one_problem():
+    odd = row("Who is the favourite cousin of Damion Kohen?", ["Damion Kohen"], "sufficient", ["Arlen Kohen"])
+    assert problems(odd) == ["cannot read the start 'the favourite cousin of Damion Kohen'"]

@@ -25,7 +25,7 @@ from ..phantomwiki.config import (
     universe_name,
 )
 from ..processes import each_result
-from . import show
+from . import show, verify
 from .passphrase import add_passphrase_options, passphrase_from
 
 SUBSET_TEXT = {
@@ -400,6 +400,17 @@ def parser(faces: Mapping[str, Face] | None = None) -> argparse.ArgumentParser:
     )
     show.add_arguments(shw)
     _knob_arguments(shw, everything)
+    ver = commands.add_parser(
+        "verify",
+        help="check every label of a configuration's instances and rag rows with the independent verifier",
+        description="Check every label of a configuration's instances and rag rows (generated, or a published "
+        "release as published) with a verifier that reads only the rows' text and shares no code with the "
+        "generator: one line per row with a problem, then a summary; exit 1 on any problem.",
+        epilog=GRAMMAR_TEXT,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    verify.add_arguments(ver)
+    _knob_arguments(ver, everything)
     for name in faces or {}:
         face = commands.add_parser(name, add_help=False, help=FACE_HELP.get(name))
         face.add_argument("arguments", nargs=argparse.REMAINDER)
@@ -417,6 +428,7 @@ def main(argv: list[str], faces: Mapping[str, Face] | None = None) -> int:
     args = parser(faces).parse_args(argv)
     handlers = {"generate": _generate, "publish": _publish, "list": _list, "prolog": _prolog, "resolve": _resolve}
     handlers["show"] = _show
+    handlers["verify"] = lambda args: verify.run(args, _knobs(args))
     try:
         return handlers[args.command](args)
     except (ConfigError, ValueError, FileNotFoundError) as error:

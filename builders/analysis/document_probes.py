@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .probing import Finding, balanced_accuracy, fit_predict, fit_threshold, mean, threshold_rule
-from .prompt_view import Prompt, label, looks_up, named_in, refuse
+from .prompt_view import Prompt, label, looks_up, named_in, per_prompt, refuse
 
 INSUFFICIENT = "insufficient"
 NONEXISTENT = "nonexistent_person"
@@ -62,6 +62,7 @@ def _components(p: Prompt) -> list[int]:
     return sorted(sizes.values(), reverse=True)
 
 
+@per_prompt
 def graph_features(p: Prompt) -> list[float]:
     """The shown documents' surface and mention graph: how many documents, how long, how many people they name;
     people named without an article and how many articles name them; the components of the shown articles."""

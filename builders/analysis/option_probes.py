@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .probing import Finding, balanced_accuracy, logistic, mean
-from .prompt_view import UNANSWERABLE, Prompt, looks_up, named_in, refuse
+from .prompt_view import UNANSWERABLE, Prompt, looks_up, named_in, per_prompt, refuse
 
 FEW = "(about 50 rows a universe: reported)"
 Rule = Callable[[list[tuple[int, int]]], int]
@@ -152,11 +152,17 @@ def choices(p: Prompt) -> list[int]:
     return [i for i, o in enumerate(p.options) if o != UNANSWERABLE]
 
 
+@per_prompt
+def _row_features(p: Prompt) -> dict[int, list[float]]:
+    """Each choice's looks, and the same less their mean over the row's choices (a linear scorer compares them)."""
+    looks = {i: _looks(p, i) for i in choices(p)}
+    means = [mean([x[k] for x in looks.values()]) for k in range(len(next(iter(looks.values()))))] if looks else []
+    return {i: own + [x - m for x, m in zip(own, means)] for i, own in looks.items()}
+
+
 def option_features(p: Prompt, index: int) -> list[float]:
-    """An option's looks, and the same less their mean over the row's choices (a linear scorer compares options)."""
-    own = _looks(p, index)
-    row = [_looks(p, i) for i in choices(p)]
-    return own + [x - mean([r[k] for r in row]) for k, x in enumerate(own)]
+    """The features the option scorer sees of option `index` (one of `choices`)."""
+    return _row_features(p)[index]
 
 
 def _answer_option(p: Prompt) -> int | None:

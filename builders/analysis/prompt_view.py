@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
-from typing import Any
+from functools import cache, wraps
+from typing import Any, TypeVar
+from weakref import WeakKeyDictionary
 
 Row = Mapping[str, Any]
+T = TypeVar("T")
 
 UNANSWERABLE = "Unanswerable"  # the refusal option of every multiple-choice row (README, "Multiple choice")
 NAME = re.compile(r"(?<![A-Za-z])[A-Z][A-Za-z]+ [A-Z][A-Za-z]+(?![A-Za-z])")
@@ -30,9 +32,10 @@ _RELATION_PREMISE = re.compile(r"[A-Za-z]'s [a-z]")
 _WHOSE = re.compile(r"the person whose .*$")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Prompt:
-    """One row as its prompt shows it, with the row kept for its label (which no probe reads)."""
+    """One row as its prompt shows it, with the row kept for its label (which no probe reads). Compared and hashed
+    by identity, so that features of it can be kept while it lives (`per_prompt`)."""
 
     row: Row
     titles: tuple[str, ...]  # the documents' titles, in the order shown
@@ -97,6 +100,20 @@ def read_prompt(row: Row) -> Prompt:
         stated_by=stated_by,
         options=tuple(row.get("answer_options") or ()),
     )
+
+
+def per_prompt(features: Callable[[Prompt], T]) -> Callable[[Prompt], T]:
+    """`features`, computed once per prompt while the prompt lives (several probes and both directions read the same
+    features of a universe)."""
+    kept: WeakKeyDictionary[Prompt, T] = WeakKeyDictionary()
+
+    @wraps(features)
+    def once(p: Prompt) -> T:
+        if p not in kept:
+            kept[p] = features(p)
+        return kept[p]
+
+    return once
 
 
 def read_prompts(rows: Sequence[Row]) -> list[Prompt]:

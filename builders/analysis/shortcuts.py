@@ -34,7 +34,7 @@ from .document_probes import missing_in_lists, nonexistent_findings, surface_gra
 from .grouping import grouping_findings
 from .option_probes import absent_option_findings, count_findings, rank_table, scorer_findings
 from .probing import LOOK_UP, Finding, balanced_accuracy, logistic, mean
-from .prompt_view import UNANSWERABLE, Prompt, Row, label, looks_up, named_in, read_prompts, refuse
+from .prompt_view import UNANSWERABLE, Prompt, Row, label, looks_up, named_in, per_prompt, read_prompts, refuse
 from .rag_probes import closed_world_labels, hop_table, short_answers
 
 __all__ = ["Finding", "Universe", "audit", "balanced_accuracy", "refuse", "table", "tables"]
@@ -56,6 +56,7 @@ def question_text(p: Prompt) -> str:
     return " ".join(part for part in (p.row["closed_world"], p.question) if part)
 
 
+@per_prompt
 def surface(p: Prompt) -> list[float]:
     """What a glance at the documents gives: how many, how long, how many names they hold."""
     lengths = [len(d["text"]) for d in p.row["documents"]]

@@ -131,8 +131,9 @@ def _kind(p: Prompt) -> str:
 
 
 def nonexistent_findings(test: Sequence[Prompt]) -> list[Finding]:
-    """The namesake rule on the rows the look-up flags (a named person has no article: a nonexistent person or a
-    missing anchor; no reading tells them apart, 0.5) and on every row (against the look-up alone)."""
+    """The namesake rule on the rows the look-up flags (a named person has no article: a nonexistent person, or one
+    whose article is the missing one; no reading tells them apart, 0.5) and on every row (against the look-up
+    alone). No nonexistent row passes the look-up (no article holds its name), so it is not scored there."""
     flagged = [p for p in test if looks_up(p)]
     gold = [_kind(p) for p in test]
     look_up = balanced_accuracy(gold, [NONEXISTENT if looks_up(p) else "other" for p in test])

@@ -4,8 +4,9 @@
   or not, whatever the row's gold) and apart on the sufficient rows (about 50 a universe: too few to hold);
 * an option holds a name or value no shown document states -> refuse, on the rows the look-up lets through;
 * sufficient rows with a wrong option no shown document states (none, by the rule);
-* a logistic scorer over each option's features picks an option: on the sufficient rows against chance, and on
-  every row (balanced over rows to answer and to refuse) against always "Unanswerable".
+* a logistic scorer over each option's features, trained to find the question's answer among the options: the
+  gold on the sufficient rows, and the question's answer on every row whose options hold it, against chance among
+  the options but "Unanswerable".
 """
 
 from __future__ import annotations

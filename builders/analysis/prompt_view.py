@@ -34,8 +34,9 @@ _WHOSE = re.compile(r"the person whose .*$")
 
 @dataclass(frozen=True, eq=False)
 class Prompt:
-    """One row as its prompt shows it, with the row kept for its label (which no probe reads). Compared and hashed
-    by identity, so that features of it can be kept while it lives (`per_prompt`)."""
+    """One row as its prompt shows it. The row is kept: probes read its question, closed-world sentence, documents
+    and options, and the audit its labels to score them. Compared and hashed by identity, so that features of it can
+    be kept while it lives (`per_prompt`)."""
 
     row: Row
     titles: tuple[str, ...]  # the documents' titles, in the order shown

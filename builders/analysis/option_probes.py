@@ -1,0 +1,208 @@
+"""Probes of the multiple-choice options (spec/validity.md, "Decoys from the same cloth", "Options per row"):
+* counts: pick the smallest positive number, the smallest number, the middle one; against chance among the
+  numbers, on the rows whose options hold the question's count (every label: a window of numbers tells the count
+  or not, whatever the row's gold) and apart on the sufficient rows (about 50 a universe: too few to hold);
+* an option holds a name or value no shown document states -> refuse, on the rows the look-up lets through;
+* sufficient rows with a wrong option no shown document states (none, by the rule);
+* a logistic scorer over each option's features, trained to find the question's answer among the options: the
+  gold on the sufficient rows, and the question's answer on every row whose options hold it, against chance among
+  the options but "Unanswerable".
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from .probing import Finding, balanced_accuracy, logistic, mean
+from .prompt_view import UNANSWERABLE, Prompt, looks_up, named_in, per_prompt, refuse
+
+FEW = "(about 50 rows a universe: reported)"
+Rule = Callable[[list[tuple[int, int]]], int]
+
+
+def numbers(p: Prompt) -> list[tuple[int, int]]:
+    """(value, option index) of each number among the options, sorted; [] unless every option but "Unanswerable"
+    is a number."""
+    shown = [(o, i) for i, o in enumerate(p.options) if o != UNANSWERABLE]
+    if not shown or not all(o.isdigit() for o, _ in shown):
+        return []
+    return sorted((int(o), i) for o, i in shown)
+
+
+def smallest_positive(nums: list[tuple[int, int]]) -> int:
+    return next((i for v, i in nums if v > 0), nums[0][1])
+
+
+def smallest(nums: list[tuple[int, int]]) -> int:
+    return nums[0][1]
+
+
+def middle(nums: list[tuple[int, int]]) -> int:
+    return nums[len(nums) // 2][1]
+
+
+COUNT_RULES: dict[str, Rule] = {
+    "smallest positive number": smallest_positive,
+    "smallest number": smallest,
+    "middle number": middle,
+}
+
+
+def _the_count(p: Prompt) -> int | None:
+    """The option index of the question's count (its true answer, whatever the row's label), if an option."""
+    answer = p.row.get("question_answer") or []
+    text = answer[0] if len(answer) == 1 else None
+    return next((i for i, o in enumerate(p.options) if o == text), None) if numbers(p) else None
+
+
+def count_findings(test: Sequence[Prompt]) -> list[Finding]:
+    """Each count rule on the rows whose options hold the question's count (held) and on the sufficient ones."""
+    every = [(p, i) for p in test if (i := _the_count(p)) is not None]
+    sufficient = [(p, int(p.row["gold_answer_idx"])) for p, _ in every if p.row["answerable"] == "sufficient"]
+    findings = []
+    for name, rule in COUNT_RULES.items():
+        for rows, which, apart in (
+            (every, "the question's count (rows whose options hold it)", ""),
+            (sufficient, "the gold count (sufficient rows)", FEW),
+        ):
+            if rows:
+                score = mean([float(rule(numbers(p)) == i) for p, i in rows])
+                chance = mean([1 / len(numbers(p)) for p, _ in rows])
+                findings.append(Finding(f"{name} -> {which}", "accuracy", score, chance, len(rows), apart))
+    return findings
+
+
+def rank_table(test: Sequence[Prompt]) -> str:
+    """Where the question's count ranks among a row's numbers (0 = smallest): uniform when the window tells nothing."""
+    ranks = Counter(
+        [v for v, _ in numbers(p)].index(int(p.options[i])) for p in test if (i := _the_count(p)) is not None
+    )
+    total = sum(ranks.values())
+    head = "| rank of the question's count among the numbers (0 = smallest) | " + " | ".join(map(str, sorted(ranks)))
+    row = f"| share of {total} rows | " + " | ".join(f"{ranks[r] / total:.2f}" for r in sorted(ranks))
+    return "\n".join([head + " |", "|---|" + "---:|" * len(ranks), row + " |"])
+
+
+def _unstated(p: Prompt, option: str) -> bool:
+    """True when an option holds a name or value (not a number) that no shown document states."""
+    return option != UNANSWERABLE and any(not x.isdigit() and not p.states(x) for x in option.split(", "))
+
+
+def absent_option_findings(test: Sequence[Prompt]) -> list[Finding]:
+    """ "Some option holds a name or value no shown document states -> refuse" where the look-up passes; and the
+    sufficient rows where a wrong option does so (the rule: every decoy is drawn from what the row shows)."""
+    through = [p for p in test if not looks_up(p)]
+    guess = ["refuse" if any(_unstated(p, o) for o in p.options) else "answer" for p in through]
+    wrong = [
+        p
+        for p in test
+        if p.row["answerable"] == "sufficient"
+        and any(_unstated(p, o) for i, o in enumerate(p.options) if i != p.row["gold_answer_idx"])
+    ]
+    return [
+        Finding(
+            "an option holds a name or value no shown document states -> refuse (look-up passes)",
+            "balanced accuracy",
+            balanced_accuracy([refuse(p) for p in through], guess),
+            0.5,
+            len(through),
+        ),
+        Finding(
+            "sufficient rows with a wrong option no shown document states",
+            "rows",
+            float(len(wrong)),
+            0.0,
+            sum(p.row["answerable"] == "sufficient" for p in test),
+        ),
+    ]
+
+
+def _looks(p: Prompt, index: int) -> list[float]:
+    """What option `index` looks like without reading: its length and names, how the documents show them (stated,
+    with an article, by how many documents, named in relation lines), surnames shared with the question's people
+    and among themselves, position, its rank among the numbers."""
+    option = p.options[index]
+    items = option.split(", ")
+    surnames = [x.rsplit(" ", 1)[-1] for x in items]
+    asked = named_in(p.question)
+    nums = numbers(p)
+    rank = next((k for k, (_, i) in enumerate(nums) if i == index), 0)
+    return [
+        len(option) / 100,
+        len(items),
+        mean([float(p.states(x)) for x in items]),
+        mean([float(x in p.titles) for x in items]),
+        mean([p.stated_by.get(x, 0) for x in items]),
+        min(p.stated_by.get(x, 0) for x in items),
+        mean([len(p.mentions.get(x, ())) for x in items]),
+        mean([float(x in asked) for x in items]),
+        mean([float(s in {a.rsplit(" ", 1)[-1] for a in asked}) for s in surnames]),
+        max(surnames.count(s) for s in surnames) / len(items),
+        index / len(p.options),
+        float(bool(nums)),
+        rank / max(1, len(nums) - 1),
+        float(bool(nums) and index == smallest_positive(nums)),
+        float(bool(nums) and index == smallest(nums)),
+    ]
+
+
+def choices(p: Prompt) -> list[int]:
+    """The options a scorer chooses among: all but "Unanswerable"."""
+    return [i for i, o in enumerate(p.options) if o != UNANSWERABLE]
+
+
+@per_prompt
+def _row_features(p: Prompt) -> dict[int, list[float]]:
+    """Each choice's looks, and the same less their mean over the row's choices (a linear scorer compares them)."""
+    looks = {i: _looks(p, i) for i in choices(p)}
+    means = [mean([x[k] for x in looks.values()]) for k in range(len(next(iter(looks.values()))))] if looks else []
+    return {i: own + [x - m for x, m in zip(own, means)] for i, own in looks.items()}
+
+
+def option_features(p: Prompt, index: int) -> list[float]:
+    """The features the option scorer sees of option `index` (one of `choices`)."""
+    return _row_features(p)[index]
+
+
+def _answer_option(p: Prompt) -> int | None:
+    """The option that is the question's answer as worded (the gold on a sufficient row), if there is one."""
+    text = ", ".join(p.row.get("question_answer") or [])
+    return next((i for i, o in enumerate(p.options) if o == text and o != UNANSWERABLE), None)
+
+
+def _picks(model: Any, prompts: Sequence[Prompt], choices: Callable[[Prompt], list[int]]) -> list[int]:
+    """The option each row's highest-scored choice is (one call for all rows: sklearn's per-call cost dominates)."""
+    rows = [(p, choices(p)) for p in prompts]
+    scores = iter(model.decision_function([option_features(p, i) for p, ids in rows for i in ids]))
+    picked = []
+    for _, ids in rows:
+        mine = [next(scores) for _ in ids]
+        picked.append(ids[max(range(len(ids)), key=lambda k: mine[k])])
+    return picked
+
+
+def scorer_findings(train: Sequence[Prompt], test: Sequence[Prompt]) -> list[Finding]:
+    """A logistic scorer of the options, trained to find the question's answer among the options of every training
+    row that holds it; it picks the gold on the sufficient rows and the question's answer on every row that holds
+    it, each against chance among the options but "Unanswerable"."""
+    fit = [(p, i) for p in train if _answer_option(p) is not None for i in choices(p)]
+    model = logistic()
+    model.fit([option_features(p, i) for p, i in fit], [int(i == _answer_option(p)) for p, i in fit])
+    findings = []
+    for which, rows in (
+        ("gold option (sufficient rows)", [p for p in test if p.row["answerable"] == "sufficient"]),
+        ("the question's answer (every row whose options hold it)", [p for p in test if _answer_option(p) is not None]),
+    ):
+        picked = _picks(model, rows, choices)
+        findings.append(
+            Finding(
+                f"option-feature scorer -> {which}",
+                "accuracy",
+                mean([float(i == _answer_option(p)) for p, i in zip(rows, picked)]),
+                mean([1 / len(choices(p)) for p in rows]),
+                len(rows),
+            )
+        )
+    return findings

@@ -891,7 +891,7 @@ def build_rag(
 
 def _rag_rows(evidence: Evidence, questions: Sequence[Question]) -> list[tuple[tuple[object, ...], dict]]:
     """(cell, row) of every `rag` row of `questions`: the cell is what the question's text shows of its length and
-    kind (its hops, count or not, premise wording, start), within which rag_balanced evens the labels."""
+    kind (its hops, Who / What / How many, premise wording, start), within which rag_balanced evens the labels."""
     cases = _rag_cases(evidence, questions)
     out: list[tuple[tuple[object, ...], dict]] = []
     hits = evidence.index.retrieve([form.question for _, form, _, _, _ in cases], evidence.settings.retrieval_k)
@@ -909,12 +909,13 @@ def _rag_rows(evidence: Evidence, questions: Sequence[Question]) -> list[tuple[t
             "retrieved_sufficient": sufficient,
         }
         hops = sum(token.startswith("<relation>") for token in question.template)  # every wording shows each hop
-        out.append(((hops, question.is_aggregation_question, form.wording, starts_from_attribute(question.query)), row))
+        kind = question.template[0]  # Who / What / How (many): what the text asks
+        out.append(((hops, kind, form.wording, starts_from_attribute(question.query)), row))
     return out
 
 
 def rag_balanced(evidence: Evidence, questions: Sequence[Question]) -> set[str]:
-    """The ids of the `rag` rows a balanced subset keeps: within each cell (hops, count or not, premise wording),
+    """The ids of the `rag` rows a balanced subset keeps: within each cell (hops, what it asks, premise wording),
     as many rows to answer as rows to refuse, a seeded draw of the larger side, so that a question's length never tells
     whether top-k retrieval sufficed (it suffices almost only for short questions); questions that start from an
     attribute value only with attribute_questions=True, as in `instances`. Computed once over every question."""

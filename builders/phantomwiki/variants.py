@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections import Counter
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -31,6 +32,7 @@ from ..rng import pick, shuffled, stream
 from .kinship import Kinship
 from .relations import DATA_DIR, IS_FEMALE, IS_MALE, places, relations
 from .solver import Literal, Solver, parse_literal
+from .vocabulary import load_vocabulary
 
 CONFIRMED, REFUTED, UNKNOWN = "confirmed", "refuted", "unknown"
 PREMISE_ATTRIBUTES: tuple[str, ...] = ("job", "hobby", "dob")
@@ -112,6 +114,8 @@ class FormMaker:
         self.bank = tuple(bank)
         self._surnames: tuple[str, ...] | None = None
         self._genders: dict[str, list[int]] = {}  # gender -> its people (nonexistent people's given names)
+        self._given: dict[str, dict[str, int]] = {}  # gender -> given name -> how many have it
+        self._held: dict[str, dict[int, tuple[str, ...]]] = {}  # gender -> holders -> given names (names_held_by)
         self._answers: dict[tuple[str, ...], list[str]] = {}  # narrowed query -> its answers
 
     def anchored(
@@ -273,20 +277,21 @@ class FormMaker:
         return self._attribute_form(q, place, value, UNKNOWN, "uncertain_specificity", f"{place}?")
 
     def _nonexistent(self, rng: random.Random, q: Anchored, taken: set[str]) -> Form | None:
-        """A person who does not exist: a given name of the anchor's gender drawn from the universe (never the
-        anchor's own, whose article the row shows: "a given name with another surname" would mark the row) with a
-        surname the universe uses, preferably in the question's family."""
+        """A person who does not exist: a given name of the anchor's gender with a surname the universe uses,
+        preferably in the question's family. The given name is held by as many people of the universe as share the
+        given name of someone drawn at random (their namesakes), so a namesake under another surname in the
+        documents is as likely as a missing anchor's: neither the anchor's own given name (whose article the row
+        shows) nor a name only this person lacks would do."""
         base, anchor = q.base, q.name
         own_given, surname = anchor.rsplit(" ", 1)
         ids, names = self.universe.ids, self.universe.names
-        alike = self.people_of_gender(self.universe.gender(q.person))
-        given = ""
-        for _ in range(ATTEMPTS):
-            given = names[pick(rng, alike)].rsplit(" ", 1)[0]
-            if given != own_given:
-                break
-        if given in ("", own_given):
+        gender = self.universe.gender(q.person)
+        holders = self.given_names(gender)
+        someone = names[pick(rng, self.people_of_gender(gender))].rsplit(" ", 1)[0]
+        alike = [g for g in self.names_held_by(gender).get(holders[someone] - 1, ()) if g != own_given]
+        if not alike:
             return None
+        given = pick(rng, alike)
         family = sorted({names[p].rsplit(" ", 1)[1] for p in q.near} - {surname})
         candidates = [s for s in shuffled(rng, family) if f"{given} {s}" not in ids and f"nonexistent:{s}" not in taken]
         if not candidates:  # a surname the universe uses elsewhere
@@ -309,6 +314,28 @@ class FormMaker:
             REFUTED,
             "nonexistent_person",
         )
+
+    def given_names(self, gender: str) -> dict[str, int]:
+        """Given name -> how many people of one gender have it (made once per gender)."""
+        found = self._given.get(gender)
+        if found is None:
+            found = self._given[gender] = dict(
+                Counter(self.universe.names[p].rsplit(" ", 1)[0] for p in self.people_of_gender(gender))
+            )
+        return found
+
+    def names_held_by(self, gender: str) -> dict[int, tuple[str, ...]]:
+        """Holders -> the given names of one gender that many people hold, sorted (0: the vocabulary's unused ones)."""
+        found = self._held.get(gender)
+        if found is None:
+            vocab = load_vocabulary()
+            listed = vocab.female_first_names if gender == "female" else vocab.male_first_names
+            holders = self.given_names(gender)
+            grouped: dict[int, list[str]] = {}
+            for name in sorted(set(listed) | set(holders)):
+                grouped.setdefault(holders.get(name, 0), []).append(name)
+            found = self._held[gender] = {count: tuple(names) for count, names in grouped.items()}
+        return found
 
     def people_of_gender(self, gender: str) -> list[int]:
         """Everyone of one gender, by id (made once per gender)."""

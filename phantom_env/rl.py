@@ -32,6 +32,7 @@ from functools import cache, cached_property, lru_cache
 from pathlib import Path
 from typing import Any, overload
 
+from builders import tsv
 from builders.metrics import DEFLECTION, answer_scores, is_deflection, read_response
 from builders.phantomwiki.config import ConfigError, format_name, parse_universe, settings_from
 from builders.phantomwiki.kinship import Kinship
@@ -69,14 +70,9 @@ class Level:
 @lru_cache(maxsize=1)
 def curriculum() -> tuple[Level, ...]:
     """The curriculum levels, easiest first (data/curriculum.tsv)."""
-    rows = [
-        line.split("\t")
-        for line in CURRICULUM_FILE.read_text(encoding="utf-8").splitlines()
-        if line and not line.startswith("#")
-    ]
     return tuple(
         Level(int(level), int(size), int(depth), easy == "yes", int(distractors))
-        for level, size, depth, easy, distractors in rows
+        for level, size, depth, easy, distractors in tsv.rows(CURRICULUM_FILE)
     )
 
 

@@ -21,7 +21,7 @@ from builders.phantomwiki.rows import generate
 from phantom_env.baselines import OracleModel
 from phantom_env.rl import PhantomWikiDataset, score_answer
 from phantom_env.runner import TRAJECTORIES, read_trajectories, run, tasks_of
-from phantom_env.tools import Corpus, Episode
+from phantom_env.tools import Corpus, Episode, tool_names
 
 
 def main() -> None:
@@ -51,7 +51,7 @@ def main() -> None:
         for entry in entries:
             score_answer(entry["answer"], entry)
     score_s = time.perf_counter() - began
-    per_tool = {name: sum(1 for tool, _ in calls if tool == name) for name in ("RetrieveArticle", "Search", "Finish")}
+    per_tool = {name: sum(1 for tool, _ in calls if tool == name) for name in tool_names("atomic")}
     print(
         f"{args.config}: {len(tasks)} questions, oracle F1 {summary['f1']:.3f}, {len(calls)} tool calls "
         f"({', '.join(f'{n} {c}' for n, c in per_tool.items())})\n"

@@ -21,15 +21,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from builders.phantomwiki.config import Settings
 
 from .breakdowns import category_accuracy, category_key, grouped, scores_of
-from .results import AgentRun, ReportError, Sample, TaskResult
-
-if TYPE_CHECKING:
-    from .report import Report
+from .results import AgentRun, Report, ReportError, Sample, TaskResult
 
 PANEL_TITLES = {"f1": "F1", "adt_score": "ADTScore", "accuracy": "accuracy"}
 PROMPT_BINS = 5

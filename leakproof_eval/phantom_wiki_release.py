@@ -18,8 +18,8 @@ from builders.publishing.errors import ReleaseError
 from builders.publishing.source import NotInRelease, PublishedUniverse, find_universe
 
 from . import TaskSetupError, require_strings
+from .task_table import PREFIX
 
-PREFIX = "phantom_wiki_"
 RELEASE = "release"
 PASSPHRASE_ENV = "release_passphrase_env"
 REVISION = "release_revision"

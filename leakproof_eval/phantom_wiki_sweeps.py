@@ -33,7 +33,6 @@ from . import TaskSetupError
 from .ordering import interleaved
 from .phantom_wiki_release import require_same_code, wants_release
 from .phantom_wiki_tasks import (
-    PREFIX,
     SUFFICIENT,
     Universe,
     _dataset,
@@ -42,11 +41,14 @@ from .phantom_wiki_tasks import (
     retrieval_depths,
     universe_from,
 )
+from .task_table import PREFIX
 from .texts import keep, template
 
 __all__ = [  # what the task YAMLs name (tasks/utils.py makes these visible to lm_eval)
     "PhantomWikiTask",
     "phantom_wiki_load_long",
+    "phantom_wiki_load_rag",
+    "phantom_wiki_load_rag_cite",
 ]
 
 DEFAULT_LENGTHS = (4096, 8192)
@@ -160,6 +162,17 @@ def phantom_wiki_load_long(**metadata: Any) -> Any:
 def rag_depths(metadata: Mapping[str, Any]) -> list[int]:
     """The retrieval depths `phantom_wiki_rag` evaluates: the metadata's, or the one a release was published with."""
     return [universe_from(metadata).settings.retrieval_k] if wants_release(metadata) else retrieval_depths(metadata)
+
+
+def phantom_wiki_load_rag(**metadata: Any) -> Any:
+    """`phantom_wiki_rag`: each question with its BM25 top-k articles, sufficient or not (exact), with the articles
+    its answer needs (retrieval is scored on its own); `phantom_wiki_retrieval_k` may be a list to sweep."""
+    return load_rag_sweep(metadata, cite=False)
+
+
+def phantom_wiki_load_rag_cite(**metadata: Any) -> Any:
+    """`phantom_wiki_rag_cite`: the RAG rows, the prompt asking for document numbers."""
+    return load_rag_sweep(metadata, cite=True)
 
 
 def load_rag_sweep(metadata: Mapping[str, Any], cite: bool) -> Any:

@@ -33,6 +33,7 @@ from builders.publishing.source import PublishedUniverse
 from . import TaskSetupError, require_strings
 from .ordering import interleaved, seeded_order
 from .phantom_wiki_release import RELEASE_KEYS, published, released_rows, wants_release
+from .task_table import PREFIX
 from .texts import keep, template, texts
 
 __all__ = [  # what the task YAMLs name (tasks/utils.py makes these visible to lm_eval)
@@ -48,8 +49,6 @@ __all__ = [  # what the task YAMLs name (tasks/utils.py makes these visible to l
     "phantom_wiki_load_instances_cite",
     "phantom_wiki_load_mc",
     "phantom_wiki_load_questions",
-    "phantom_wiki_load_rag",
-    "phantom_wiki_load_rag_cite",
     "phantom_wiki_mc_accuracy",
     "phantom_wiki_mc_accuracy_answerable",
     "phantom_wiki_mc_accuracy_deflection",
@@ -68,7 +67,6 @@ __all__ = [  # what the task YAMLs name (tasks/utils.py makes these visible to l
     "phantom_wiki_unified_score",
 ]
 
-PREFIX = "phantom_wiki_"
 BENCHMARK = "phantom_wiki"
 MAX_IN_CONTEXT_PEOPLE = 5000
 """`phantom_wiki_questions` puts the whole corpus in every prompt: above this (about 2.5M characters) no model reads
@@ -275,14 +273,6 @@ def phantom_wiki_load_instances_cite(**metadata: Any) -> Any:
     return _evidence_docs(metadata, "instances", cite=True)
 
 
-def phantom_wiki_load_rag(**metadata: Any) -> Any:
-    """`phantom_wiki_rag`: each question with its BM25 top-k articles, sufficient or not (exact), with the articles
-    its answer needs (retrieval is scored on its own); `phantom_wiki_retrieval_k` may be a list to sweep."""
-    from .phantom_wiki_sweeps import load_rag_sweep
-
-    return load_rag_sweep(metadata, cite=False)
-
-
 def phantom_wiki_load_mc(**metadata: Any) -> Any:
     """`phantom_wiki_mc`: the evidence instances with their options, numbered from 1 (choices are the numbers)."""
     universe = universe_from(metadata)
@@ -297,13 +287,6 @@ def phantom_wiki_load_mc(**metadata: Any) -> Any:
             "choices": [str(number) for number in range(1, len(options[doc["id"]][0]) + 1)],
         }
     )
-
-
-def phantom_wiki_load_rag_cite(**metadata: Any) -> Any:
-    """`phantom_wiki_rag_cite`: the RAG rows, the prompt asking for document numbers."""
-    from .phantom_wiki_sweeps import load_rag_sweep
-
-    return load_rag_sweep(metadata, cite=True)
 
 
 # --- prompts ---------------------------------------------------------------------------------------------------

@@ -21,8 +21,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from builders import tsv
+
 from .breakdowns import category_accuracy, category_key, reproduces, role_accuracy
-from .results import AgentRun, ReportError, TaskResult, find, read_results, read_run
+from .results import AgentRun, Report, ReportError, TaskResult, find, read_results, read_run
 
 COLUMNS_FILE = Path(__file__).with_name("data") / "report_columns.tsv"
 
@@ -43,12 +45,7 @@ class Column:
 @cache
 def columns() -> tuple[Column, ...]:
     """The tables' columns (data/report_columns.tsv)."""
-    rows = [
-        line.split("\t")
-        for line in COLUMNS_FILE.read_text(encoding="utf-8").splitlines()
-        if line and not line.startswith("#")
-    ]
-    return tuple(Column(*row) for row in rows)
+    return tuple(Column(*row) for row in tsv.rows(COLUMNS_FILE))
 
 
 # --- tables ------------------------------------------------------------------------------------------------------
@@ -162,15 +159,6 @@ def agent_table(runs: Sequence[AgentRun]) -> str:
 
 
 # --- the report --------------------------------------------------------------------------------------------------
-
-
-@dataclass
-class Report:
-    """Everything read, and what could not be shown."""
-
-    chosen: dict[tuple[str, str, str], TaskResult]
-    runs: list[AgentRun]
-    notes: list[str]
 
 
 def read(paths: list[str]) -> Report:

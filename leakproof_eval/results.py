@@ -83,6 +83,16 @@ class AgentRun:
     settings: Settings | None = None
 
 
+@dataclass
+class Report:
+    """Everything a report read (the latest result of each task, model and universe; the agent runs), and what
+    could not be shown (the report and its figures both read it)."""
+
+    chosen: dict[tuple[str, str, str], TaskResult]
+    runs: list[AgentRun]
+    notes: list[str]
+
+
 def read_json(path: Path) -> Any:
     """A JSON file, bounded in size; a one-line ReportError when it is too large or not JSON."""
     try:

@@ -16,17 +16,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import TaskSetupError, tasks_path
-from .phantom_wiki_tasks import PREFIX
+from .task_table import PREFIX, TASKS
 
 SUBSET_OF_TASK: dict[str, str] = {
-    "phantom_wiki_questions": "questions",
-    "phantom_wiki_instances": "instances",
-    "phantom_wiki_instances_cite": "instances",
-    "phantom_wiki_mc": "instances",
-    "phantom_wiki_rag": "rag",
-    "phantom_wiki_rag_cite": "rag",
+    task.name: task.subset for task in TASKS if task.dataset == "phantom_wiki" and task.subset is not None
 }
 """Each PhantomWiki task and the subset its documents are rows of (a document's `id` is the row's id)."""
+SWEPT: dict[str, str] = {task.name: task.swept for task in TASKS if task.swept is not None}
+"""The tasks whose documents are their subset's rows at settings they sweep (not the rows `show` selects)."""
 DEFAULT_TASK: dict[str, str] = {
     "questions": "phantom_wiki_questions",
     "instances": "phantom_wiki_instances",
@@ -58,6 +55,11 @@ def task_for(subset: str, task: str | None) -> str:
     if task not in SUBSET_OF_TASK:
         raise TaskSetupError(f"--task {task!r} is not a PhantomWiki task; the tasks are {', '.join(SUBSET_OF_TASK)}")
     wanted = SUBSET_OF_TASK[task]
+    if task in SWEPT:
+        raise TaskSetupError(
+            f"task {task} evaluates {wanted} rows made at each of its {SWEPT[task]}, not the rows of one "
+            f"configuration, so --as prompt cannot show one; give --task {DEFAULT_TASK[wanted]}"
+        )
     if wanted != subset:
         name = "without a subset suffix" if wanted == "questions" else f"ending in _{wanted}"
         raise TaskSetupError(f"task {task} evaluates rows of the {wanted} subset, not {subset}: give a name {name}")

@@ -20,13 +20,14 @@ from typing import Any
 from builders.rng import below, stream
 
 from .runner import Task
-from .tools import tools_of
+from .tools import FINISH, Episode, name_of, tools_of
 
 _QUESTION = re.compile(r"^Question: (.*)$", re.MULTILINE)
 _NAME = re.compile(r"(?<![A-Za-z])[A-Z][A-Za-z]+ [A-Z][A-Za-z]+(?![A-Za-z])")
 _EXAMPLES_END = "(END OF EXAMPLES)"
 WALK_STEPS = 3
 ATOMIC = {tool.name: tool for tool in tools_of("atomic")}  # the tools the baselines call (tools.TOOLS)
+RETRIEVE, SEARCH = name_of(Episode.retrieve_article), name_of(Episode.search)
 
 
 def _question(messages: Sequence[dict[str, Any]]) -> str:
@@ -61,9 +62,9 @@ class OracleModel:
     def __init__(self, tasks: Sequence[Task]) -> None:
         self.plans: dict[str, list[tuple[str, str]]] = {}
         for task in tasks:
-            plan = [("Search", task.start_value)] if task.start_value is not None else []
-            plan += [("RetrieveArticle", title) for title in task.required]
-            self.plans[task.question] = plan + [("Finish", ",".join(task.gold))]
+            plan = [(SEARCH, task.start_value)] if task.start_value is not None else []
+            plan += [(RETRIEVE, title) for title in task.required]
+            self.plans[task.question] = plan + [(FINISH, ",".join(task.gold))]
 
     def complete(
         self,
@@ -94,8 +95,8 @@ class RandomWalkModel:
         rng = stream(self.seed, "random-walk", question, step)
         name = seen[below(rng, len(seen))]
         if step >= WALK_STEPS:
-            return _reply("Finish", name, step, tools)
-        return _reply("RetrieveArticle", name, step, tools)
+            return _reply(FINISH, name, step, tools)
+        return _reply(RETRIEVE, name, step, tools)
 
     @staticmethod
     def _names(messages: Sequence[dict[str, Any]], tools: Sequence[dict[str, Any]] | None) -> list[str]:

@@ -24,7 +24,7 @@ from builders.phantomwiki.config import ConfigError, parse_universe, settings_fr
 from builders.phantomwiki.rows import generate
 
 from .runner import Task, tasks_of
-from .tools import INVALID, Corpus, Episode, ToolArgumentError, bind_arguments, function_schema, tools_of
+from .tools import FINISH, INVALID, Corpus, Episode, ToolArgumentError, bind_arguments, function_schema, tools_of
 
 PAGE = 100  # questions one Questions call lists at most
 
@@ -83,7 +83,7 @@ SERVER_TOOLS = (
 
 def tool_schemas(variant: str) -> list[dict[str, Any]]:
     """Every tool the server lists, as OpenAI-format function schemas: the variant's (Finish aside) and its own."""
-    table = [tool.schema() for tool in tools_of(variant) if tool.name != "Finish"]
+    table = [tool.schema() for tool in tools_of(variant) if tool.name != FINISH]
     return table + [function_schema(t.name, t.description, t.method, t.helps) for t in SERVER_TOOLS]
 
 
@@ -94,7 +94,7 @@ def call(universe: Universe, name: str, arguments: Any) -> tuple[str, bool]:
             if extra.name == name:
                 return extra.method(universe, **bind_arguments(name, extra.method, arguments)), False
         tool = universe.episode.tools.get(name)
-        if tool is None or tool.name == "Finish":
+        if tool is None or tool.name == FINISH:
             names = [schema["function"]["name"] for schema in tool_schemas(universe.episode.variant)]
             return f"Unknown tool {name!r}; the tools are {', '.join(names)}.", True
         return tool.run(universe.episode, tool.argument_text(arguments)).text, False

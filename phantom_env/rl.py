@@ -32,6 +32,7 @@ from functools import cache, cached_property, lru_cache
 from pathlib import Path
 from typing import Any, overload
 
+from builders import tsv
 from builders.metrics import DEFLECTION, answer_scores, is_deflection, read_response
 from builders.phantomwiki.config import ConfigError, format_name, parse_universe, settings_from
 from builders.phantomwiki.kinship import Kinship
@@ -69,14 +70,9 @@ class Level:
 @lru_cache(maxsize=1)
 def curriculum() -> tuple[Level, ...]:
     """The curriculum levels, easiest first (data/curriculum.tsv)."""
-    rows = [
-        line.split("\t")
-        for line in CURRICULUM_FILE.read_text(encoding="utf-8").splitlines()
-        if line and not line.startswith("#")
-    ]
     return tuple(
         Level(int(level), int(size), int(depth), easy == "yes", int(distractors))
-        for level, size, depth, easy, distractors in rows
+        for level, size, depth, easy, distractors in tsv.rows(CURRICULUM_FILE)
     )
 
 
@@ -274,12 +270,38 @@ class PhantomWikiDataset:
         return score_answer(answer, entry)
 
 
-def _gold(entry: Mapping[str, Any]) -> list[str]:
+RIGHT_ENTRY = (
+    "give {'answer': 'Ann Lee, Bo Li'} (or a list of names), or metadata {'answers': ['Ann Lee', 'Bo Li']}, "
+    "as PhantomWikiDataset's items hold"
+)
+
+
+def _gold(entry: Any, where: str = "score_answer's entry") -> list[str]:
+    """The gold answers of an entry: its metadata's `answers`, else its `answer` (a string of names split at commas,
+    or a list of names); a malformed entry is a one-line ValueError saying what is missing and what would be right."""
+    if not isinstance(entry, Mapping):
+        shown = "None" if entry is None else f"a {type(entry).__name__}"
+        raise ValueError(f"{where} is {shown}, not a mapping; {RIGHT_ENTRY}")
     metadata = entry.get("metadata") or {}
+    if not isinstance(metadata, Mapping):
+        raise ValueError(f"{where}'s metadata is a {type(metadata).__name__}, not a mapping; {RIGHT_ENTRY}")
     if "answers" in metadata:
-        return list(metadata["answers"])
+        return _names(metadata["answers"], f"{where}'s metadata['answers']")
+    if "answer" not in entry:
+        raise ValueError(f"{where} has no 'answer' (nor metadata['answers']); {RIGHT_ENTRY}")
     answer = entry["answer"]
-    return list(answer) if isinstance(answer, (list, tuple)) else [part.strip() for part in str(answer).split(",")]
+    if isinstance(answer, str):
+        return [part.strip() for part in answer.split(",")]
+    return _names(answer, f"{where}'s 'answer'")
+
+
+def _names(value: Any, where: str) -> list[str]:
+    """`value` as a list of names, or a one-line ValueError when it is not a list (or tuple) of strings."""
+    if not isinstance(value, (list, tuple)) or not all(isinstance(name, str) for name in value):
+        shown = "None" if value is None else f"a {type(value).__name__}"
+        shown = "a list with a non-string in it" if isinstance(value, (list, tuple)) else shown
+        raise ValueError(f"{where} is {shown}, not a list of names; {RIGHT_ENTRY}")
+    return list(value)
 
 
 def score_answer(answer: Any, entry: Mapping[str, Any]) -> float:
@@ -288,12 +310,12 @@ def score_answer(answer: Any, entry: Mapping[str, Any]) -> float:
     The answer is read as lm-eval's tasks read responses (reasoning up to `</think>` dropped, the last `Answer:`
     line if any); a TRL conversational completion (a list of messages, or of text parts) is read as its text. A
     gold deflection scores 1 for a deflection and 0 for anything else; declining a question that has an answer
-    scores 0. Any string scores, however long or strange.
+    scores 0. Any string scores, however long or strange; an entry without gold answers is a one-line ValueError.
     """
+    gold = _gold(entry)  # a malformed entry is refused whatever the answer
     if answer is None:
         return 0.0
     read = read_response(_completion_text(answer))["answer"]
-    gold = _gold(entry)
     if gold == [DEFLECTION]:
         return float(is_deflection(read))
     if is_deflection(read):
@@ -336,7 +358,8 @@ def reward(
     """A reward function with the signature TRL's GRPOTrainer calls: `reward(completions=..., **dataset_columns)`.
 
     The dataset's `answer` column (and, when present, `metadata`) gives the gold answers of each completion; the
-    columns are one entry per completion, as TRL passes them (a lone string is refused, not read letter by letter).
+    columns are one entry per completion, as TRL passes them (a lone string is refused, not read letter by letter;
+    a row without a gold answer is refused in one line naming the row).
     """
     if answer is None:
         raise ValueError("reward needs the dataset's `answer` column (TRL passes every column by name)")
@@ -355,5 +378,6 @@ def reward(
     for index, completion in enumerate(completions):
         row_metadata = metadata[index] if metadata is not None else None
         entry = {"answer": answer[index], "metadata": row_metadata if isinstance(row_metadata, Mapping) else {}}
+        _gold(entry, f"reward's row {index}")  # a malformed row is refused in reward's own words
         rewards.append(score_answer(completion, entry))
     return rewards

@@ -36,7 +36,7 @@ from builders.phantomwiki.required import RequiredSets, starts_from_attribute
 from builders.phantomwiki.rows import Generated
 from builders.phantomwiki.solver import parse_literal
 
-from .tools import Corpus, Episode, format_pred, parse_action, prompt_tools, schemas
+from .tools import RETRIEVING, Corpus, Episode, format_pred, parse_action, prompt_tools, schemas
 
 PROMPTS = Path(__file__).with_name("prompts")
 MODES = ("tools", "react")
@@ -426,9 +426,7 @@ def summarise(trajectories: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "retrieval_recall": mean("retrieval_recall"),
         "tool_calls_per_question": calls / count if count else float("nan"),
         "minimum_calls_per_question": minimum / count if count else float("nan"),
-        "retrieve_calls": sum(
-            1 for t in trajectories for c in t["tool_calls"] if c["tool"] in ("RetrieveArticle", "Search")
-        ),
+        "retrieve_calls": sum(1 for t in trajectories for c in t["tool_calls"] if c["tool"] in RETRIEVING),
     }
 
 

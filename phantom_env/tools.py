@@ -397,6 +397,17 @@ TOOLS: tuple[Tool, ...] = (
 )
 
 
+def name_of(method: Callable[..., str | Observation]) -> str:
+    """The name of the tool that runs this Episode method, from the table: other modules name a tool by what it does."""
+    return next(tool.name for tool in TOOLS if tool.method is method)
+
+
+FINISH = name_of(Episode.finish)
+"""The tool that answers and ends an episode."""
+RETRIEVING = frozenset(name_of(method) for method in (Episode.retrieve_article, Episode.search))
+"""The tools that bring articles or their titles from the corpus (a run summary's retrieve_calls)."""
+
+
 def tools_of(variant: str) -> tuple[Tool, ...]:
     """The tools of a variant, in the order the prompts list them."""
     if variant not in INVALID:
@@ -428,4 +439,4 @@ def prompt_tools(variant: str, style: str) -> str:
     tools = tools_of(variant)
     if style == "react":
         return f"Action can be {len(tools)} types:\n" + "\n".join(f"({i}) {t.react}" for i, t in enumerate(tools, 1))
-    return "; ".join(tool.prompt for tool in tools if tool.name != "Finish") + "."
+    return "; ".join(tool.prompt for tool in tools if tool.name != FINISH) + "."

@@ -9,9 +9,20 @@ ROOT = Path(__file__).resolve().parents[1]
 ENGINES = ("builders/phantomwiki", "builders/neoqa", "dataset_builders")
 
 
+def module_name(path: Path) -> str:
+    """The name a file is imported by: its folders up to the first without an __init__.py, and its own name."""
+    parts = [] if path.name == "__init__.py" else [path.stem]
+    folder = path.parent
+    while (folder / "__init__.py").is_file() and folder != ROOT:
+        parts.insert(0, folder.name)
+        folder = folder.parent
+    return ".".join(parts)
+
+
 def imported_modules(path: Path) -> set[str]:
-    """Every module a file imports, relative imports resolved to their absolute names."""
-    package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
+    """Every module a file imports (at its top, in a function or for type checking alone), relative imports resolved
+    to their absolute names."""
+    package = module_name(path) if path.name == "__init__.py" else module_name(path).rpartition(".")[0]
     found = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
@@ -29,3 +40,73 @@ def test_no_engine_imports_the_command_line_or_publishing():
         for path in sorted((ROOT / folder).rglob("*.py")):
             up = {m for m in imported_modules(path) if m.startswith(("builders.cli", "builders.publishing"))}
             assert not up, f"{path.relative_to(ROOT)} imports {sorted(up)}"
+
+
+def source_files() -> list[Path]:
+    """The project's own Python files: no tests, no virtual environment, no build output."""
+    skipped = {"tests", ".venv", "build", "dist", ".git"}
+    return sorted(p for p in ROOT.rglob("*.py") if not skipped & set(p.relative_to(ROOT).parts))
+
+
+def test_tool_names_are_spelled_only_in_the_tool_table():
+    """Any other module names a tool through phantom_env.tools (FINISH, RETRIEVING, name_of, tool_names)."""
+    from phantom_env.tools import TOOLS
+
+    names = {tool.name for tool in TOOLS}
+    table = ROOT / "phantom_env" / "tools.py"
+    for path in source_files():
+        if path == table:
+            continue
+        spelled = {
+            node.value
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+            if isinstance(node, ast.Constant) and node.value in names
+        }
+        assert not spelled, f"{path.relative_to(ROOT)} spells the tool name(s) {sorted(spelled)}"
+
+
+def test_tsv_data_files_are_read_only_by_builders_tsv():
+    """One reader: no other module opens a .tsv data file and splits it itself (figures.py reads its own tables)."""
+    reader, figures = ROOT / "builders" / "tsv.py", ROOT / "leakproof_eval" / "figures.py"
+    for path in source_files():
+        text = path.read_text(encoding="utf-8")
+        if path not in (reader, figures):
+            assert 'split("\\t")' not in text, f"{path.relative_to(ROOT)} splits lines at tabs itself"
+
+
+def import_circles() -> list[list[str]]:
+    """The circles of the import graph of the project's modules (strongly connected parts of more than one module,
+    or one that imports itself), each as its files, found by Tarjan's algorithm."""
+    files = {module_name(path): path for path in source_files()}
+    arrows = {name: sorted(set(files) & imported_modules(path) - {name}) for name, path in files.items()}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    circles: list[list[str]] = []
+
+    def visit(name: str) -> None:
+        index[name] = low[name] = len(index)
+        stack.append(name)
+        for other in arrows[name]:
+            if other not in index:
+                visit(other)
+                low[name] = min(low[name], low[other])
+            elif other in stack:
+                low[name] = min(low[name], index[other])
+        if low[name] == index[name]:
+            part = []
+            while not part or part[-1] != name:
+                part.append(stack.pop())
+            if len(part) > 1:
+                circles.append(sorted(files[member].relative_to(ROOT).as_posix() for member in part))
+
+    for name in sorted(files):
+        if name not in index:
+            visit(name)
+    return circles
+
+
+def test_the_project_s_modules_import_each_other_in_no_circle():
+    """Imports point one way: no module reaches itself through what it imports, lazily or for type checking alone."""
+    assert len({module_name(path) for path in source_files()}) > 100
+    assert import_circles() == []

@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from .. import tsv
+
 DATA_DIR = Path(__file__).with_name("data")
 
 # Steps of a relation path (see data/relations.tsv).
@@ -36,11 +38,6 @@ class Attribute:
     in_questions: bool
 
 
-def _rows(file_name: str) -> list[list[str]]:
-    lines = (DATA_DIR / file_name).read_text(encoding="utf-8").splitlines()
-    return [line.split("\t") for line in lines if line and not line.startswith("#")]
-
-
 def _parse_steps(path: str) -> tuple[tuple[int, int], ...]:
     steps = []
     for token in path.split():
@@ -55,7 +52,7 @@ def _parse_steps(path: str) -> tuple[tuple[int, int], ...]:
 def relations() -> dict[str, Relation]:
     """All relations by name, in the order of data/relations.tsv."""
     table = {}
-    for name, difficulty, singular, plural, path in _rows("relations.tsv"):
+    for name, difficulty, singular, plural, path in tsv.rows(DATA_DIR / "relations.tsv"):
         table[name] = Relation(name, int(difficulty), singular, plural, _parse_steps(path))
     return table
 
@@ -63,7 +60,9 @@ def relations() -> dict[str, Relation]:
 @lru_cache(maxsize=1)
 def attributes() -> dict[str, Attribute]:
     """All attributes by name, in the order of data/attributes.tsv."""
-    return {name: Attribute(name, wording, flag == "yes") for name, wording, flag in _rows("attributes.tsv")}
+    return {
+        name: Attribute(name, wording, flag == "yes") for name, wording, flag in tsv.rows(DATA_DIR / "attributes.tsv")
+    }
 
 
 @dataclass(frozen=True)
@@ -80,7 +79,10 @@ class Place:
 @lru_cache(maxsize=1)
 def places() -> dict[str, Place]:
     """The places people may or may not have (data/places.tsv), by name."""
-    return {name: Place(name, float(low), float(high), values) for name, low, high, values in _rows("places.tsv")}
+    return {
+        name: Place(name, float(low), float(high), values)
+        for name, low, high, values in tsv.rows(DATA_DIR / "places.tsv")
+    }
 
 
 def question_attributes() -> tuple[str, ...]:

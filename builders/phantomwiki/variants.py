@@ -28,6 +28,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from .. import tsv
 from ..rng import pick, shuffled, stream
 from .kinship import Kinship
 from .relations import DATA_DIR, IS_FEMALE, IS_MALE, places, relations
@@ -76,9 +77,7 @@ class Anchored:
 @lru_cache(maxsize=1)
 def wordings() -> dict[str, str]:
     """Premise key (relation, or an attribute) -> wording, from data/variants.tsv."""
-    lines = (DATA_DIR / "variants.tsv").read_text(encoding="utf-8").splitlines()
-    rows = [line.split("\t") for line in lines if line and not line.startswith("#")]
-    return {key: wording for key, wording in rows}
+    return {key: wording for key, wording in tsv.rows(DATA_DIR / "variants.tsv")}
 
 
 def _replace_last(text: str, old: str, new: str) -> str:

@@ -5,7 +5,8 @@ the `datasets` cache named after the digests of exactly those shards; each is de
 (O_TMPFILE, which the kernel frees if the process is killed), given a name in a staging folder only once it
 authenticated and matched its manifest digest, and the folder is renamed into place when every shard has; so
 neither an error nor a SIGKILL leaves decrypted bytes behind. (Where the system has no unnamed files, the shards are
-decrypted into the staging folder itself, which the next load removes if a kill left it.)
+decrypted into the staging folder itself, which the next load removes if a kill left it: this process holds an
+flock on it while it works, which the kernel drops when the process ends, so a sweep never takes a live load's.)
 """
 
 from __future__ import annotations
@@ -25,8 +26,7 @@ from .hub import download
 from .manifest import MANIFEST, Entry, Manifest, file_digest, verify
 from .phantomwiki import DATASET, hub_config_name
 from .shards import PLAIN_SUFFIX, SEALED_SUFFIX, shard_place
-from .staging import remove_orphans, restore
-from .staging import staging as staging_folder
+from .staging import held_folder, restore, sweep
 
 DECRYPTED = "leakproof_published"  # folder of decrypted shards inside the `datasets` cache
 _REPO_ID = re.compile(r"^[\w.-]+/[\w.-]+$")
@@ -145,27 +145,24 @@ def _decrypted(folder: Path, entries: list[Entry], passphrase: str, cache_root: 
     """Open every sealed shard into the cache (or reuse an earlier opening whose digests still match)."""
     key = hashlib.sha256("".join(f"{e.path}:{e.sha256}\n" for e in entries).encode()).hexdigest()[:16]
     target = cache_root / DECRYPTED / f"{config_name}-{key}"
-    remove_orphans(target.parent, ".partial-")  # the plaintext of an opening that was killed
+    sweep(target.parent, ".partial-")  # the plaintext of an opening that was killed (never a live one's)
     names = [Path(entry.path).name.removesuffix(SEALED_SUFFIX) + PLAIN_SUFFIX for entry in entries]
     if _opened_before(folder, entries, passphrase, [target / name for name in names]):
         return [target / name for name in names]
-    staging = staging_folder(target.parent, f"{target.name}.partial-")
-    shutil.rmtree(staging, ignore_errors=True)
-    staging.mkdir(parents=True)
     unnamed: list[tuple[str, int]] = []  # (the shard's name, its unnamed file)
-    try:
-        for name, entry in zip(names, entries):
-            handle = _unnamed_file(target.parent)
-            if handle is not None:
-                unnamed.append((name, handle))
-            _open_shard(folder, entry, passphrase, staging / name, handle)
-        _link_unnamed(unnamed, staging)  # named only once every shard is whole and checked
-        shutil.rmtree(target, ignore_errors=True)
-        os.replace(staging, target)
-    finally:
-        for _, handle in unnamed:
-            os.close(handle)
-        shutil.rmtree(staging, ignore_errors=True)
+    with held_folder(target.parent, f"{target.name}.partial-") as staging:
+        try:
+            for name, entry in zip(names, entries):
+                handle = _unnamed_file(target.parent)
+                if handle is not None:
+                    unnamed.append((name, handle))
+                _open_shard(folder, entry, passphrase, staging / name, handle)
+            _link_unnamed(unnamed, staging)  # named only once every shard is whole and checked
+            shutil.rmtree(target, ignore_errors=True)
+            os.replace(staging, target)
+        finally:
+            for _, handle in unnamed:
+                os.close(handle)
     return [target / name for name in names]
 
 

@@ -118,3 +118,53 @@ def test_higher_curriculum_levels_need_more_hops_on_average():
     assert means == sorted(means) and means[-1] > means[0] + 2
     with pytest.raises(ConfigError, match="curriculum level 9 does not exist"):
         PhantomWikiDataset.level(9)
+
+
+RIGHT = "give {'answer': 'Ann Lee, Bo Li'}"
+
+
+@pytest.mark.parametrize(
+    "entry, says",
+    [
+        ({}, "score_answer's entry has no 'answer' (nor metadata['answers'])"),
+        ({"metadata": {"hops": 2}}, "score_answer's entry has no 'answer' (nor metadata['answers'])"),
+        (None, "score_answer's entry is None, not a mapping"),
+        ("Ann Lee", "score_answer's entry is a str, not a mapping"),
+        ({"answer": None}, "score_answer's entry's 'answer' is None, not a list of names"),
+        ({"answer": ["Ann Lee", 3]}, "score_answer's entry's 'answer' is a list with a non-string in it"),
+        ({"answer": "Ann Lee", "metadata": ["Ann Lee"]}, "score_answer's entry's metadata is a list, not a mapping"),
+        ({"metadata": {"answers": "Ann Lee"}}, "score_answer's entry's metadata['answers'] is a str, not a list"),
+    ],
+    ids=["empty", "no answer", "None", "a string", "answer None", "a number", "metadata a list", "answers a string"],
+)
+def test_a_malformed_entry_is_refused_in_one_line_that_says_what_would_be_right(entry, says):
+    for answer in ("Ann Lee", None):
+        with pytest.raises(ValueError) as error:
+            score_answer(answer, entry)
+        assert str(error.value).startswith(says) and RIGHT in str(error.value) and "\n" not in str(error.value)
+
+
+@pytest.mark.parametrize(
+    "columns, says",
+    [
+        ({"answer": ["Ann Lee", None]}, "reward's row 1's 'answer' is None, not a list of names"),
+        ({"answer": ["Ann Lee", ["Bo Li", 7]]}, "reward's row 1's 'answer' is a list with a non-string in it"),
+        ({"answer": ["a", "b"], "metadata": [{}, {"answers": "Bo Li"}]}, "reward's row 1's metadata['answers'] is a"),
+    ],
+)
+def test_a_reward_row_without_a_gold_answer_is_refused_in_one_line_naming_the_row(columns, says):
+    with pytest.raises(ValueError) as error:
+        reward(["Ann Lee", "Bo Li"], **columns)
+    assert str(error.value).startswith(says) and RIGHT in str(error.value) and "\n" not in str(error.value)
+
+
+def test_gold_answers_in_every_accepted_shape_score_alike():
+    for entry in (
+        {"answer": "Ann Lee, Bo Li"},
+        {"answer": ["Ann Lee", "Bo Li"]},
+        {"answer": ("Ann Lee", "Bo Li")},
+        {"answer": "ignored", "metadata": {"answers": ["Ann Lee", "Bo Li"]}},
+        {"metadata": {"answers": ("Ann Lee", "Bo Li")}},
+        {"answer": "Ann Lee, Bo Li", "metadata": None},
+    ):
+        assert score_answer("Ann Lee, Bo Li", entry) == 1.0 and score_answer("Ann Lee", entry) == pytest.approx(2 / 3)

@@ -271,3 +271,107 @@ def test_a_release_killed_at_any_point_of_its_replacement_loads_whole_and_the_ne
         if kill_at >= steps - 3:
             assert publish(out, 0, "n8_s2").returncode == 0  # the next publish takes the folder as it is
             assert not [p for p in tmp_path.iterdir() if p.name.startswith(f".release-{kill_at}.")]
+
+
+OPENER = """
+import sys, time
+import builders.publishing.loading as loading
+import phantom_wiki
+loading._unnamed_file = lambda folder: None  # plaintext goes straight into the staging folder, as without O_TMPFILE
+open_shard = loading._open_shard
+def first_then_wait(*args):
+    open_shard(*args)
+    print("decrypted one shard", flush=True)
+    time.sleep(120)  # killed here, halfway through
+loading._open_shard = first_then_wait
+phantom_wiki.load_published(sys.argv[1], "n50_s1_rag", passphrase=sys.argv[2], cache_dir=sys.argv[3])
+"""
+
+
+def partial_folders(cache: Path) -> list[Path]:
+    return sorted(p for p in (cache / "leakproof_published").iterdir() if ".partial-" in p.name)
+
+
+def an_opening_stopped_halfway(release: Path, cache: Path):
+    """A process loading `release` into `cache` that has decrypted one shard into its staging folder and waits."""
+    import subprocess
+    import sys
+
+    opener = subprocess.Popen(
+        [sys.executable, "-c", OPENER, str(release), PASSPHRASE, str(cache)], stdout=subprocess.PIPE, text=True
+    )
+    assert opener.stdout is not None and opener.stdout.readline().strip() == "decrypted one shard"
+    (staging,) = partial_folders(cache)
+    assert staging.name.endswith(f".partial-{opener.pid}") and list(staging.glob("*.parquet"))
+    return opener
+
+
+def until_dead_unreaped(pid: int) -> None:
+    """Wait until process `pid` has ended, every thread of it, but its parent has not collected it (a zombie: its
+    id still exists)."""
+    import time
+
+    for _ in range(500):
+        status = dict(line.split(":\t", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines())
+        if status["State"].startswith("Z") and status["Threads"] == "1":
+            return
+        time.sleep(0.01)
+    raise AssertionError(f"process {pid} did not end within 5 s of SIGKILL")
+
+
+@pytest.mark.parametrize("reaped", [True, False], ids=["reaped", "not-yet-reaped"])
+def test_a_load_killed_while_decrypting_leaves_no_plaintext_past_the_next_load(encrypted_release, tmp_path, reaped):
+    """Killed with SIGKILL halfway: the next load removes its staging folder, also while the killed process is
+    not yet reaped by its parent (its process id still exists then, the lock it held does not)."""
+    import signal
+
+    cache = tmp_path / "cache"
+    opener = an_opening_stopped_halfway(encrypted_release, cache)
+    opener.send_signal(signal.SIGKILL)
+    if reaped:
+        opener.wait()
+    else:
+        until_dead_unreaped(opener.pid)
+    try:
+        loaded = phantom_wiki.load_published(
+            encrypted_release, "n50_s1_rag", passphrase=PASSPHRASE, cache_dir=str(cache)
+        )
+        assert partial_folders(cache) == [] and len(loaded) > 0
+    finally:
+        opener.wait()
+
+
+def test_a_load_leaves_the_staging_folder_of_a_load_still_at_work(encrypted_release, tmp_path):
+    import signal
+
+    cache = tmp_path / "cache"
+    opener = an_opening_stopped_halfway(encrypted_release, cache)
+    try:
+        (working,) = partial_folders(cache)
+        phantom_wiki.load_published(encrypted_release, "n50_s1_rag", passphrase=PASSPHRASE, cache_dir=str(cache))
+        assert partial_folders(cache) == [working] and list(working.glob("*.parquet"))
+    finally:
+        opener.send_signal(signal.SIGKILL)
+        opener.wait()
+
+
+def test_the_sweep_of_staging_folders_removes_nothing_a_link_points_to(encrypted_release, tmp_path):
+    cache = tmp_path / "cache"
+    phantom_wiki.load_published(encrypted_release, "n50_s1_rag", passphrase=PASSPHRASE, cache_dir=str(cache))
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "mine.parquet").write_bytes(b"PAR1 not the cache's")
+    link = cache / "leakproof_published" / f"n50_s1_rag-0123456789abcdef.partial-{a_dead_pid()}"
+    link.symlink_to(outside, target_is_directory=True)
+    phantom_wiki.load_published(encrypted_release, "n50_s1_rag", passphrase=PASSPHRASE, cache_dir=str(cache))
+    assert (outside / "mine.parquet").read_bytes() == b"PAR1 not the cache's"
+
+
+def test_a_dead_loads_staging_folder_named_with_our_own_process_id_is_removed_too(encrypted_release, tmp_path):
+    """In a container every run may get the same process id: a killed run's folder can carry ours."""
+    cache = tmp_path / "cache"
+    leftover = cache / "leakproof_published" / f"n50_s1_corpus-0123456789abcdef.partial-{os.getpid()}"
+    leftover.mkdir(parents=True)
+    (leftover / "test-00000-of-00001.parquet").write_bytes(b"PAR1 decrypted plaintext")
+    phantom_wiki.load_published(encrypted_release, "n50_s1_rag", passphrase=PASSPHRASE, cache_dir=str(cache))
+    assert partial_folders(cache) == []

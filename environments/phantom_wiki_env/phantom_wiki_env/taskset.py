@@ -11,7 +11,6 @@ question that has an answer scores 0, as builders.metrics scores refusals).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import lru_cache
 from typing import Any, Literal
 
 import verifiers.v1 as vf
@@ -22,13 +21,6 @@ from builders.phantomwiki.rows import generate
 from phantom_env.recipes import single_turn_prompt
 from phantom_env.rl import PhantomWikiDataset, score_answer
 from phantom_env.runner import prompt, tasks_of
-from phantom_env.tools import Corpus
-
-
-@lru_cache(maxsize=4)
-def corpus_of(universe: str, easy_mode: bool = False) -> Corpus:
-    """A universe's articles, indexed for the tools (kept for the few universes a tool server meets)."""
-    return Corpus.from_generated(generate(settings_from(universe, easy_mode=easy_mode)[0], with_questions=False))
 
 
 class PhantomWikiData(vf.TaskData):

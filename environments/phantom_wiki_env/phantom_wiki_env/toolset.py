@@ -1,7 +1,8 @@
 """The paper's tools as the MCP server verifiers launches per rollout (`python -m phantom_wiki_env.toolset`): the
-rows of phantom_env.tools.TOOLS over the rollout's universe, Finish aside (the agent answers in its last reply).
-Each tool's parameters are its table method's typed signature; each call gives `Episode.call_arguments`'s
-observation, so an argument key the tool does not take is an observation naming the one it does."""
+rows of phantom_env.tools.TOOLS over the rollout's universe (corpora.py), Finish aside (the agent answers in its
+last reply). Each tool's parameters are its table method's typed signature; each call gives
+`Episode.call_arguments`'s observation, so an argument key the tool does not take is an observation naming the one
+it does."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from typing import Any
 
 import verifiers.v1 as vf
 
-from phantom_env.tools import Episode, Tool, tools_of, typed_parameters
+from phantom_env.tools import FINISH, Episode, Tool, tools_of, typed_parameters
+from phantom_wiki_env.corpora import corpus_of
 
 
 class PhantomWikiTools(vf.Toolset[vf.ToolsetConfig]):
@@ -20,14 +22,12 @@ class PhantomWikiTools(vf.Toolset[vf.ToolsetConfig]):
 
     async def setup_task(self, task: Any) -> None:
         """The rollout's episode, over its task's universe (verifiers hands over the task's data)."""
-        from phantom_wiki_env.taskset import corpus_of
-
         self.episode = Episode(corpus_of(task.universe, task.easy_mode), task.tools)
 
     def register(self, mcp: Any) -> None:
         variant = self.episode.variant if self.episode else "atomic"
         for tool in tools_of(variant):
-            if tool.name != "Finish":
+            if tool.name != FINISH:
                 mcp.add_tool(self._with_state(self._function(tool)), name=tool.name, description=tool.description)
 
     def _function(self, tool: Tool) -> Any:

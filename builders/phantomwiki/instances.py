@@ -69,7 +69,7 @@ from .required import (
 )
 from .solver import Solver, parse_literal
 from .stages import Generated
-from .variants import PLAIN, Form, FormMaker, plain_form
+from .variants import PLAIN, Form, FormMaker, named_people, plain_form
 
 POOL_SLACK = 8  # distractor candidates beyond the most a row takes, so rows draw different ones
 WORDINGS_TRIED = 4  # wordings drawn for an insufficient row before the plain one (a role none can miss is skipped)
@@ -241,7 +241,8 @@ class Evidence:
         first where they state it, then decoys, "Unanswerable" last (the row shuffles them)."""
         ids = self.kinship.universe.ids
         form = case.form
-        return self.option_maker.options(key, form.query, form.answer, [ids[t] for t in titles if t in ids])
+        shown = [ids[t] for t in titles if t in ids]
+        return self.option_maker.options(key, form.query, form.answer, shown, named_people(form.question))
 
     def _roles(self, query: Sequence[str], start_is_anchor: bool = True) -> dict[str, str]:
         """Title -> role of each article of a query's required set (required.ROLES)."""

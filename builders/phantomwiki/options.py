@@ -34,6 +34,7 @@ NEAR_MISSES = 4
 HOP_CHANGES = 4  # relations tried in place of the last hop's, in a seeded order
 _RELATIVES = ("sibling", "wife", "husband")
 ATTEMPTS = 100
+GROUP_DRAWS = 3  # draws from one group of names for a decoy shaped as the gold option
 COUNT_SMOOTHING = 0.5  # the weight of a number no count answer has (so every number up to the largest may come)
 COUNT_SMOOTHED_RANGE = 5  # the numbers an answer size no count question has weighs alike: 0 to this + 2
 
@@ -59,10 +60,13 @@ class OptionMaker:
         self.count_weights = count_weights(counts)
         self._single_odds: dict[int, dict[int, float]] = {}  # numbers weighed -> single_count_odds
 
-    def options(self, key: str, query: Sequence[str], answer: Sequence[str], shown: Collection[int]) -> list[str]:
+    def options(
+        self, key: str, query: Sequence[str], answer: Sequence[str], shown: Collection[int], asked: Collection[str] = ()
+    ) -> list[str]:
         """The gold option where the shown documents state it, decoys (NEAR_MISSES of them, one more without the gold),
         then "Unanswerable" (each row shuffles them); `shown` = the people whose articles the row shows, whose
-        sentences the decoys are drawn from."""
+        sentences the decoys are drawn from; `asked` = the people the question names, whose surnames a decoy shares as
+        often as the gold option does (the answers of a family question are often the anchor's namesakes)."""
         rng = stream(self.seed, "options", key)
         last = parse_literal(query[0])
         if last.kind == "count":
@@ -75,7 +79,9 @@ class OptionMaker:
         pool = sorted(stated)
         shape = None if values else _surname_shape(answer)
         gold = [option_text(answer)] if set(answer) <= stated else []
-        decoys = self._from_groups(rng, answer, near, lists, pool, shape, NEAR_MISSES + 1 - len(gold))
+        marked = frozenset(_surname(name) for name in asked) if shape is not None else frozenset()
+        people = frozenset(asked) if shape is not None else frozenset()
+        decoys = self._from_groups(rng, answer, near, lists, pool, shape, NEAR_MISSES + 1 - len(gold), marked, people)
         return [*gold, *decoys, UNANSWERABLE]
 
     def _changed_hop(self, query: Sequence[str], answer: Sequence[str]) -> list[list[str]]:
@@ -146,11 +152,14 @@ class OptionMaker:
         pool: list[str],
         shape: list[int] | None = None,
         wanted: int = NEAR_MISSES,
+        marked: frozenset[str] = frozenset(),
+        asked: frozenset[str] = frozenset(),
     ) -> list[str]:
         """Decoys of len(answer) values each: from one group where a group is large enough (near misses first,
         then the shown lists in a seeded order), else from the pool of everything the groups name. Names are drawn
         in the gold answer's `shape` (how many share each surname: the answers of a family question are often
-        siblings), so that no option stands out by its surnames."""
+        siblings), with as many of the `marked` surnames and the `asked` people (the question's own) as the gold answer
+        has, so that no option stands out by its names."""
         k = len(answer)
 
         def draw(group: Sequence[str]) -> list[str]:
@@ -159,8 +168,15 @@ class OptionMaker:
         seen = {frozenset(answer_set(list(answer))), frozenset(answer_set(UNANSWERABLE))}
         out: list[str] = []
 
-        def add(values: list[str]) -> None:
+        def looks(values: Sequence[str]) -> tuple[int, int]:  # names of the question's surnames, and its own names
+            return sum(_surname(name) in marked for name in values), sum(name in asked for name in values)
+
+        target = looks(answer)
+
+        def add(values: list[str], alike: bool = True) -> None:
             key = frozenset(answer_set(values))
+            if alike and looks(values) != target:
+                return
             if len(values) == k and key not in seen and len(out) < wanted:
                 seen.add(key)
                 out.append(option_text(sorted(values)))
@@ -168,7 +184,7 @@ class OptionMaker:
         for group in [*near, *shuffled(rng, lists)]:
             if len(out) >= wanted:
                 break
-            if len(group) >= k:
+            for _ in range(GROUP_DRAWS if len(group) >= k else 0):
                 add(draw(group))
         for _ in range(ATTEMPTS):  # mixes of names the documents state
             if len(out) >= wanted or len(pool) <= k:
@@ -177,7 +193,7 @@ class OptionMaker:
         for _ in range(ATTEMPTS):  # never fewer than two decoys where the documents name enough: any mix of them
             if len(out) >= 2 or len(pool) < k:
                 break
-            add(_sample(rng, pool, k))
+            add(_sample(rng, pool, k), alike=False)
         return out
 
     def _counts(self, rng: random.Random, answer: Sequence[str]) -> list[str]:

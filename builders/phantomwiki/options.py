@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 
 from ..metrics import answer_set
 from ..rng import shuffled, stream
@@ -181,19 +181,10 @@ class OptionMaker:
                 seen.add(key)
                 out.append(option_text(sorted(values)))
 
-        for group in [*near, *shuffled(rng, lists)]:
-            if len(out) >= wanted:
+        for values, alike in _decoy_draws(rng, near, lists, pool, k, draw):
+            if len(out) >= wanted or (not alike and len(out) >= 2):
                 break
-            for _ in range(GROUP_DRAWS if len(group) >= k else 0):
-                add(draw(group))
-        for _ in range(ATTEMPTS):  # mixes of names the documents state
-            if len(out) >= wanted or len(pool) <= k:
-                break
-            add(draw(pool))
-        for _ in range(ATTEMPTS):  # never fewer than two decoys where the documents name enough: any mix of them
-            if len(out) >= 2 or len(pool) < k:
-                break
-            add(_sample(rng, pool, k), alike=False)
+            add(values, alike)
         return out
 
     def _counts(self, rng: random.Random, answer: Sequence[str]) -> list[str]:
@@ -307,6 +298,26 @@ def _weighted(rng: random.Random, numbers: Sequence[int], weights: Sequence[floa
                 del left[i]
                 break
     return out
+
+
+def _decoy_draws(
+    rng: random.Random,
+    near: list[list[str]],
+    lists: list[list[str]],
+    pool: list[str],
+    k: int,
+    draw: Callable[[Sequence[str]], list[str]],
+) -> Iterator[tuple[list[str], bool]]:
+    """Candidate decoys in the order they are tried, each with whether it must look like the gold option: draws from
+    the near misses and the shown lists, then mixes of every name the documents state, then (never fewer than two
+    decoys) any such mix."""
+    for group in [*near, *shuffled(rng, lists)]:
+        for _ in range(GROUP_DRAWS if len(group) >= k else 0):
+            yield draw(group), True
+    for _ in range(ATTEMPTS if len(pool) > k else 0):
+        yield draw(pool), True
+    for _ in range(ATTEMPTS if len(pool) >= k else 0):
+        yield _sample(rng, pool, k), False
 
 
 def _sample(rng: random.Random, items: Sequence[str], k: int) -> list[str]:

@@ -72,6 +72,7 @@ from .stages import Generated
 from .variants import PLAIN, Form, FormMaker, named_people, plain_form
 
 POOL_SLACK = 8  # distractor candidates beyond the most a row takes, so rows draw different ones
+SHADOW_ROOM = 3  # documents a family's fewest leaves for a row's shadow (Evidence.shadow) above its own articles
 WORDINGS_TRIED = 4  # wordings drawn for an insufficient row before the plain one (a role none can miss is skipped)
 REDRAWS = 20  # draws of a row's distractors before a document list another row of its question shows is accepted
 
@@ -647,6 +648,7 @@ def question_instances(evidence: Evidence, question: Question) -> Iterator[dict]
     used: set[tuple[str, ...]] = set()
     rows = []
     targets = [evidence.mentions(plan.missing, plan.shown) for plan in plans if plan.missing]
+    low = _family_low(s, plans)
     for index, plan in enumerate(plans):
         key = _row_key(s, question, plan, index)
         rng = stream(s.seed, "instance", key)
@@ -656,7 +658,7 @@ def question_instances(evidence: Evidence, question: Question) -> Iterator[dict]
             order = shuffled(rng, pool)
             levels = [(f"ablation-{level}", order[:level]) for level in ABLATION_LEVELS if level <= len(pool)]
         else:
-            shadow, distractors = _fixed_documents(evidence, plan, rng, shadows, pool, targets, used)
+            shadow, distractors = _fixed_documents(evidence, plan, (rng, shadows), pool, targets, used, low)
             levels = [("fixed", distractors)]
         shown = plan.shown + shadow
         for layout, distractors in levels:
@@ -666,28 +668,36 @@ def question_instances(evidence: Evidence, question: Question) -> Iterator[dict]
     yield from shuffled(stream(s.seed, "row order", question.id), rows)
 
 
+def _family_low(s: Settings, plans: Sequence[Plan]) -> int:
+    """The fewest documents any row of a question's family shows in the fixed layout: instance_documents_min, or its
+    largest own set of articles and room for a shadow, so that no row's document count tells its label (a row that
+    lacks an article, or shows a shadow, draws its count from the same range as the others)."""
+    largest = max(len(plan.case.shown) for plan in plans)
+    fewest = min(s.instance_documents_min, s.instance_documents)
+    return max(fewest, min(largest + SHADOW_ROOM, max(s.instance_documents, largest)))
+
+
 def _fixed_documents(
     evidence: Evidence,
     plan: Plan,
-    rng: random.Random,
-    shadows: random.Random,
+    streams: tuple[random.Random, random.Random],
     pool: list[str],
     targets: list[int],
     used: set[tuple[str, ...]],
+    low: int,
 ) -> tuple[list[str], list[str]]:
-    """(shadow, distractors) of a row of the fixed layout: a number of documents drawn in [instance_documents_min,
-    instance_documents], a row that is not insufficient with its shadow (Evidence.shadow), the rest from the pool;
+    """(shadow, distractors) of a row of the fixed layout: a number of documents drawn in [low, instance_documents]
+    (low: _family_low), a row that is not insufficient with its shadow (Evidence.shadow), the rest from the pool;
     drawn again while another row of the question shows the same documents."""
     s = evidence.settings
-    fewest = min(s.instance_documents_min, s.instance_documents)
-    room = s.instance_documents - len(plan.shown)
+    rng, shadows = streams
+    high = max(s.instance_documents, low)
     shadow: list[str] = []
     distractors: list[str] = []
     for _ in range(REDRAWS):
-        shadow = [] if plan.missing else evidence.shadow(shadows, plan.shown, targets, room)
+        shadow = [] if plan.missing else evidence.shadow(shadows, plan.shown, targets, low - len(plan.shown))
         shown = plan.shown + shadow
-        low, high = max(fewest, len(shown)), max(s.instance_documents, len(shown))
-        wanted = min(low + below(rng, high - low + 1) - len(shown), len(pool))
+        wanted = min(max(0, low + below(rng, high - low + 1) - len(shown)), len(pool))
         distractors = shuffled(rng, pool)[:wanted]
         if tuple(sorted(shown + distractors)) not in used:
             break

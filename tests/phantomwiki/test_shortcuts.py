@@ -47,8 +47,8 @@ def universe(name: str) -> Universe:
 
 
 NOT_YET = {  # probes still above MARGIN at 0.9.0 (issue 35 stays open for them), each held at the level it reached
-    "document surface and mention graph -> label": 0.09,  # +0.066 and +0.070 at n500, s1 <-> s2
-    "document surface and mention graph -> answer / refuse": 0.07,  # +0.030 and +0.055
+    "document surface and mention graph -> label": 0.09,  # +0.076 and +0.059 at n500, s1 -> s2 and back
+    "document surface and mention graph -> answer / refuse": 0.07,  # +0.054 and +0.043
 }
 
 

@@ -1,7 +1,7 @@
 """Probes of the multiple-choice options (spec/validity.md, "Decoys from the same cloth", "Options per row"):
 * counts: pick the smallest positive number, the smallest number, the middle one; against chance among the
-  numbers or, where higher, the prior rule (the shown number most often the count in training: counts are small
-  and often 1, which no choice of decoys can hide), on the rows whose options hold the question's count (every
+  numbers or, where higher, the majority count (counts are small and often 1, which no choice of decoys can hide),
+  on the rows whose options hold the question's count (every
   label: the numbers tell the count or not, whatever the row's gold) and apart on the sufficient rows (about 50 a
   universe: too few to hold);
 * an option holds a name or value no shown document states -> refuse, on the rows the look-up lets through;
@@ -59,24 +59,20 @@ def _the_count(p: Prompt) -> int | None:
     return next((i for i, o in enumerate(p.options) if o == text), None) if numbers(p) else None
 
 
-def prior_rule(train: Sequence[Prompt]) -> Rule:
-    """The rule no option design can defeat: pick the shown number that was most often the count in `train` (a
-    reader who knows counts are small and often 1 needs no reading for it). Ties go to the smaller number."""
-    often = Counter(int(p.options[i]) for p in train if (i := _the_count(p)) is not None)
-
-    def rule(nums: list[tuple[int, int]]) -> int:
-        return max(nums, key=lambda vi: (often[vi[0]], -vi[0]))[1]
-
-    return rule
+def majority_count(rows: Sequence[tuple[Prompt, int]]) -> int | None:
+    """The count most often the answer among `rows` (prompt, the option index of its count): the majority label of
+    count questions. Always picking it, when shown, needs no reading and no option design can prevent it (counts are
+    small and often 1), so it is the fair baseline of a count rule where it beats chance."""
+    often = Counter(int(p.options[i]) for p, i in rows)
+    return max(sorted(often), key=lambda n: often[n]) if often else None
 
 
-def count_findings(test: Sequence[Prompt], train: Sequence[Prompt] = ()) -> list[Finding]:
+def count_findings(test: Sequence[Prompt]) -> list[Finding]:
     """Each count rule on the rows whose options hold the question's count (held) and on the sufficient ones; the
-    fair baseline is chance among the numbers, or the prior rule trained on `train` where that does better (the
-    counts' own distribution, which options cannot hide, sets what a lazy reader gets for free)."""
+    fair baseline is chance among the numbers, or the majority count where that does better (the counts' own
+    distribution, which options cannot hide, sets what a lazy reader gets for free)."""
     every = [(p, i) for p in test if (i := _the_count(p)) is not None]
     sufficient = [(p, int(p.row["gold_answer_idx"])) for p, _ in every if p.row["answerable"] == "sufficient"]
-    prior = prior_rule(train)
     findings = []
     for name, rule in COUNT_RULES.items():
         for rows, which, apart in (
@@ -86,17 +82,15 @@ def count_findings(test: Sequence[Prompt], train: Sequence[Prompt] = ()) -> list
             if rows:
                 score = mean([float(rule(numbers(p)) == i) for p, i in rows])
                 chance = mean([1 / len(numbers(p)) for p, _ in rows])
-                known = mean([float(prior(numbers(p)) == i) for p, i in rows]) if train else 0.0
+                known = mean([float(int(p.options[i]) == majority_count(rows)) for p, i in rows])
                 findings.append(Finding(f"{name} -> {which}", "accuracy", score, max(chance, known), len(rows), apart))
-    if train and every:
-        score = mean([float(prior(numbers(p)) == i) for p, i in every])
-        chance = mean([1 / len(numbers(p)) for p, _ in every])
+    if every:
         findings.append(
             Finding(
-                "the count most common in training -> the question's count (the prior no option can hide)",
+                f"the majority count ({majority_count(every)}) -> the question's count (the prior no option can hide)",
                 "accuracy",
-                score,
-                chance,
+                mean([float(int(p.options[i]) == majority_count(every)) for p, i in every]),
+                mean([1 / len(numbers(p)) for p, _ in every]),
                 len(every),
                 "(the counts' own distribution: a baseline, apart)",
             )
@@ -216,16 +210,14 @@ def _picks(model: Any, prompts: Sequence[Prompt], choices: Callable[[Prompt], li
 def scorer_findings(train: Sequence[Prompt], test: Sequence[Prompt]) -> list[Finding]:
     """A logistic scorer of the options, trained to find the question's answer among the options of every training
     row that holds it; it picks the gold on the sufficient rows and the question's answer on every row that holds
-    it, each against chance among the options but "Unanswerable" (on a count row, against the prior rule: the
+    it, each against chance among the options but "Unanswerable" (on a count row, against the majority count: the
     counts' own distribution is no option's doing)."""
     fit = [(p, i) for p in train if _answer_option(p) is not None for i in choices(p)]
     model = logistic()
     model.fit([option_features(p, i) for p, i in fit], [int(i == _answer_option(p)) for p, i in fit])
-    prior = prior_rule(train)
 
-    def fair(p: Prompt) -> float:  # a guess at random, and on a count row the prior rule (a strategy, not a max)
-        nums = numbers(p)
-        return float(prior(nums) == _answer_option(p)) if nums and train else 1 / len(choices(p))
+    def fair(p: Prompt, most: int | None) -> float:  # a guess at random; on a count row, the majority count
+        return float(p.options[_answer_option(p) or 0] == str(most)) if numbers(p) else 1 / len(choices(p))
 
     findings = []
     for which, rows in (
@@ -238,7 +230,9 @@ def scorer_findings(train: Sequence[Prompt], test: Sequence[Prompt]) -> list[Fin
                 f"option-feature scorer -> {which}",
                 "accuracy",
                 mean([float(i == _answer_option(p)) for p, i in zip(rows, picked)]),
-                mean([fair(p) for p in rows]),
+                mean(
+                    [fair(p, majority_count([(q, i) for q in rows if (i := _the_count(q)) is not None])) for p in rows]
+                ),
                 len(rows),
             )
         )

@@ -194,7 +194,7 @@ def audit(train: Universe, test: Universe) -> list[Finding]:
         _old_options(train.instances, test.instances),
         *scorer_findings(train.instances, test.instances),
         *absent_option_findings(test.instances),
-        *count_findings(test.instances, train.instances),
+        *count_findings(test.instances),
         *nonexistent_findings(test.instances),
         *look_up_findings(test.instances),
         *grouping_findings(test.instances),

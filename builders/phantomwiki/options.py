@@ -21,7 +21,8 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 
 from ..metrics import answer_set
 from ..rng import shuffled, stream
@@ -34,6 +35,8 @@ NEAR_MISSES = 4
 HOP_CHANGES = 4  # relations tried in place of the last hop's, in a seeded order
 _RELATIVES = ("sibling", "wife", "husband")
 ATTEMPTS = 100
+LOOKS = 4  # the parts of Likeness.look a decoy shares with the gold option when it can
+MENTIONS_CAP = 4  # how many naming articles a decoy's names match the gold's by (more count as this many)
 GROUP_DRAWS = 3  # draws from one group of names for a decoy shaped as the gold option
 COUNT_SMOOTHING = 0.5  # the weight of a number no count answer has (so every number up to the largest may come)
 COUNT_SMOOTHED_RANGE = 5  # the numbers an answer size no count question has weighs alike: 0 to this + 2
@@ -79,10 +82,16 @@ class OptionMaker:
         pool = sorted(stated)
         shape = None if values else _surname_shape(answer)
         gold = [option_text(answer)] if set(answer) <= stated else []
-        marked = frozenset(_surname(name) for name in asked) if shape is not None else frozenset()
-        people = frozenset(asked) if shape is not None else frozenset()
-        decoys = self._from_groups(rng, answer, near, lists, pool, shape, NEAR_MISSES + 1 - len(gold), marked, people)
+        like = Likeness.of(asked, self._mentions(shown)) if shape is not None else Likeness()
+        decoys = self._from_groups(rng, answer, near, lists, pool, shape, NEAR_MISSES + 1 - len(gold), like)
         return [*gold, *decoys, UNANSWERABLE]
+
+    def _mentions(self, shown: Collection[int]) -> dict[str, int]:
+        """Name -> how many of the shown articles name it (in a family or friend list, or as their subject)."""
+        found: Counter[str] = Counter()
+        for person in sorted(shown):
+            found.update({name for group in self._lists_of(person) for name in group} | {self.universe.names[person]})
+        return dict(found)
 
     def _changed_hop(self, query: Sequence[str], answer: Sequence[str]) -> list[list[str]]:
         """The answers of the query with its last relation hop's relation changed, the seeded first few (once a
@@ -152,14 +161,12 @@ class OptionMaker:
         pool: list[str],
         shape: list[int] | None = None,
         wanted: int = NEAR_MISSES,
-        marked: frozenset[str] = frozenset(),
-        asked: frozenset[str] = frozenset(),
+        like: Likeness | None = None,
     ) -> list[str]:
         """Decoys of len(answer) values each: from one group where a group is large enough (near misses first,
         then the shown lists in a seeded order), else from the pool of everything the groups name. Names are drawn
         in the gold answer's `shape` (how many share each surname: the answers of a family question are often
-        siblings), with as many of the `marked` surnames and the `asked` people (the question's own) as the gold answer
-        has, so that no option stands out by its names."""
+        siblings), and looking `like` the gold answer (Likeness), so that no option stands out by its names."""
         k = len(answer)
 
         def draw(group: Sequence[str]) -> list[str]:
@@ -168,20 +175,20 @@ class OptionMaker:
         seen = {frozenset(answer_set(list(answer))), frozenset(answer_set(UNANSWERABLE))}
         out: list[str] = []
 
-        def looks(values: Sequence[str]) -> tuple[int, int]:  # names of the question's surnames, and its own names
-            return sum(_surname(name) in marked for name in values), sum(name in asked for name in values)
+        like = like or Likeness()
+        target = like.look(answer)
 
-        target = looks(answer)
-
-        def add(values: list[str], alike: bool = True) -> None:
+        def add(values: list[str], alike: int) -> None:
             key = frozenset(answer_set(values))
-            if alike and looks(values) != target:
+            if like.look(values)[:alike] != target[:alike]:
                 return
             if len(values) == k and key not in seen and len(out) < wanted:
                 seen.add(key)
                 out.append(option_text(sorted(values)))
 
-        for values, alike in _decoy_draws(rng, near, lists, pool, k, draw):
+        floor = target[2] if len(target) > 2 else 0  # the fewest articles naming a gold name: decoys drawn above it
+        strong = [name for name in pool if min(like.mentions.get(name, 0), MENTIONS_CAP) >= floor]
+        for values, alike in _decoy_draws(rng, near, lists, (strong, pool), k, draw):
             if len(out) >= wanted or (not alike and len(out) >= 2):
                 break
             add(values, alike)
@@ -300,24 +307,54 @@ def _weighted(rng: random.Random, numbers: Sequence[int], weights: Sequence[floa
     return out
 
 
+@dataclass(frozen=True)
+class Likeness:
+    """What a decoy of a Who question must share with the gold option, as a lazy reader could count it: how many of
+    its names carry a surname of the people the question names, how many are those people, and about how many shown
+    articles name them (answers are named by their lists and often their own articles: more than a random name)."""
+
+    surnames: frozenset[str] = frozenset()
+    asked: frozenset[str] = frozenset()
+    mentions: Mapping[str, int] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, asked: Collection[str], mentions: Mapping[str, int]) -> Likeness:
+        return cls(frozenset(_surname(name) for name in asked), frozenset(asked), mentions)
+
+    def look(self, values: Sequence[str]) -> tuple[int, ...]:
+        """Its parts, most telling first: names of the question's surnames, the question's own people, and the fewest
+        and the mean shown articles that name one of them (capped: siblings are all named by the same lists)."""
+        named = [min(self.mentions.get(name, 0), MENTIONS_CAP) for name in values] or [0]
+        return (
+            sum(_surname(name) in self.surnames for name in values),
+            sum(name in self.asked for name in values),
+            min(named),
+            round(sum(named) / len(named)),
+        )
+
+
 def _decoy_draws(
     rng: random.Random,
     near: list[list[str]],
     lists: list[list[str]],
-    pool: list[str],
+    pools: tuple[list[str], list[str]],
     k: int,
     draw: Callable[[Sequence[str]], list[str]],
-) -> Iterator[tuple[list[str], bool]]:
-    """Candidate decoys in the order they are tried, each with whether it must look like the gold option: draws from
-    the near misses and the shown lists, then mixes of every name the documents state, then (never fewer than two
-    decoys) any such mix."""
+) -> Iterator[tuple[list[str], int]]:
+    """Candidate decoys in the order they are tried, each with how much of the gold option's look (Likeness.look, most
+    telling first) it must share: draws from the near misses and the shown lists, then mixes of every name the
+    documents state (first those named as often as the gold's names), asked to look less alike in turn, then (never
+    fewer than two decoys) any such mix."""
+    strong, pool = pools
     for group in [*near, *shuffled(rng, lists)]:
         for _ in range(GROUP_DRAWS if len(group) >= k else 0):
-            yield draw(group), True
-    for _ in range(ATTEMPTS if len(pool) > k else 0):
-        yield draw(pool), True
+            yield draw(group), LOOKS
+    for alike in range(LOOKS, 0, -1):
+        names = strong if alike > 2 else pool
+        for _ in range(ATTEMPTS if len(names) > k else 0):
+            yield draw(names), alike
     for _ in range(ATTEMPTS if len(pool) >= k else 0):
-        yield _sample(rng, pool, k), False
+        yield _sample(rng, pool, k), 0
 
 
 def _sample(rng: random.Random, items: Sequence[str], k: int) -> list[str]:

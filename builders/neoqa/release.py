@@ -52,6 +52,8 @@ _MARKUP = re.compile(r"\{([^{}|]+?)\s*\|\s*([A-Za-z]+-\d+)\s*\}")
 
 def strip_markup(text: str) -> str:
     """Replace entity markup ``{Name|TYPE-n}`` by the plain name, the text a model should read."""
+    if "{" not in text:  # most text has none: skip the regex
+        return text
     return _MARKUP.sub(lambda match: match.group(1).strip(), text)
 
 

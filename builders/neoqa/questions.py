@@ -203,7 +203,12 @@ def multi_hop_records(world: World, seed: int, articles: list[dict[str, Any]], l
                 "created_at": hop.event,
                 **_options(rng, world, kind, hop.answer.object_text(), _pool(world, kind)),
                 **_evidence(articles, items, date),
-                "meta": {"bridge_entity": hop.bridge.obj.name, "answer_kind": kind, "variant": "plain"},  # type: ignore[union-attr]
+                "meta": {
+                    "bridge_entity": hop.bridge.obj.name,  # type: ignore[union-attr]
+                    "answer_kind": kind,
+                    "variant": "plain",
+                    "evidence_roles": {hop.bridge.item_id: "bridge", hop.answer.item_id: "answer"},
+                },
             },
         )
         records.append(parent)
@@ -253,7 +258,11 @@ def time_span_records(world: World, seed: int, articles: list[dict[str, Any]], l
                     "created_at": event,
                     **_options(rng, world, "days", answer, spans),
                     **_evidence(articles, items, date),
-                    "meta": {"answer_kind": "days", "variant": "plain"},
+                    "meta": {
+                        "answer_kind": "days",
+                        "variant": "plain",
+                        "evidence_roles": {first.item_id: "earlier", second.item_id: "later"},
+                    },
                 },
             )
         )

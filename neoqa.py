@@ -44,7 +44,7 @@ from builders.neoqa.settings import (
 )
 from dataset_loading import load_from_builder
 
-__all__ = ["NeoQA", "load_dataset", "metrics", "parse_answer", "publish"]
+__all__ = ["NeoQA", "load_dataset", "metrics", "parse_answer", "publish", "publish_generated"]
 
 _STR = datasets.Value("string")
 _INT = datasets.Value("int32")
@@ -355,30 +355,108 @@ def publish(data_dir: str | Path, out: str | Path | None = None, **hub: Any) -> 
     return publish_release(data_dir, out, hub=target)
 
 
+def publish_generated(
+    names: str | list[str],
+    out: str | Path | None = None,
+    *,
+    subsets: list[str] | None = None,
+    passphrase: str | None = None,
+    passphrase_in_card: bool = True,
+    **options: Any,
+) -> tuple[Path | None, str | None]:
+    """Publish generated configurations (our data): plain (CC BY 4.0), or sealed with `passphrase` (CC BY-ND 4.0),
+    to a folder and/or the Hub (`options`: HubTarget's fields, and generator settings). Returns (folder, commit URL).
+    """
+    from builders.publishing.hub import HubTarget
+    from builders.publishing.neoqa_generated import publish as publish_ours
+
+    options = dict(options)
+    target = HubTarget.taken_from(options)
+    return publish_ours(
+        names,
+        out,
+        FEATURES,
+        fingerprint_of_code(),
+        subsets=subsets,
+        passphrase=passphrase,
+        passphrase_in_card=passphrase_in_card,
+        hub=target,
+        **options,
+    )
+
+
+def fingerprint_of_code() -> str:
+    """The digest of the code and data a generated configuration is a function of."""
+    return engine.fingerprint(_code_files(), None)
+
+
+def _publish_generated_main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """`python -m neoqa publish t200_s1 ...`: generated configurations, plain or sealed."""
+    from builders.cli.passphrase import passphrase_from
+
+    if args.data_dir or args.decryption_key is not None:
+        parser.exit(2, "error: generated configurations read no release files: leave out --data-dir\n")
+    passphrase = passphrase_from(args)
+    if args.encrypt != bool(passphrase):
+        parser.exit(
+            2, "error: --encrypt and a passphrase (--passphrase-file FILE or --passphrase-env VAR) go together\n"
+        )
+    folder, commit = publish_generated(
+        args.configurations,
+        args.out,
+        subsets=args.subsets,
+        passphrase=passphrase,
+        passphrase_in_card=not args.passphrase_not_in_card,
+        repo_id=args.repo_id,
+        private=args.private,
+        revision=args.revision,
+        gated=args.gated,
+    )
+    if folder is not None:
+        print(
+            f"wrote {folder} ({'sealed, CC BY-ND 4.0' if passphrase else 'plain, CC BY 4.0'}; README.md, manifest.json)"
+        )
+    if commit:
+        print(f"uploaded to {args.repo_id}: {commit}")
+    return 0
+
+
 def publish_main(argv: list[str]) -> int:
-    """CLI: `python -m neoqa publish --data-dir DIR [--out DIR] [--repo-id ORG/NAME ...]`."""
+    """CLI: `python -m neoqa publish --data-dir DIR ...` (the release, verbatim) or `publish t200_s1 ...` (ours)."""
+    from builders.cli.passphrase import add_passphrase_options
     from builders.publishing.errors import refuse
 
     parser = argparse.ArgumentParser(
         prog="python -m neoqa publish",
-        description="Publish the official NeoQA release files verbatim (still encrypted) to a folder and/or a Hub "
-        "dataset repo, with a card and manifest.json. NeoQA is CC BY-ND 4.0: decrypted files, "
-        "re-encrypted files and rebuilt rows are refused.",
+        description="Publish generated NeoQA configurations (python -m neoqa publish t200_s1 --out DIR: our data, "
+        "plain CC BY 4.0, or sealed CC BY-ND 4.0 with --encrypt), or the official NeoQA release files verbatim "
+        "(--data-dir DIR, still encrypted), to a folder and/or a Hub dataset repo, with a card and manifest.json. "
+        "The release is CC BY-ND 4.0: decrypted files, re-encrypted files and rebuilt rows are refused.",
     )
-    parser.add_argument("configurations", nargs="*", help=argparse.SUPPRESS)  # refused: rebuilt rows
-    parser.add_argument("--data-dir", required=True, help="directory with the encrypted release files")
+    parser.add_argument("configurations", nargs="*", help="generated configurations, e.g. t200_s1")
+    parser.add_argument("--data-dir", help="directory with the encrypted release files")
     parser.add_argument("--out", help="write the Hub-ready folder here")
     parser.add_argument("--repo-id", help="upload to this Hub dataset repo (ORG/NAME), created if needed")
     parser.add_argument("--private", action="store_true", help="make the repo private")
     parser.add_argument("--revision", help="upload to this branch (created if needed)")
     parser.add_argument("--gated", choices=("auto", "manual"), help="gate access to the repo")
+    parser.add_argument("--subsets", nargs="+", choices=SUBSETS, help="generated: these subsets only (default all)")
+    parser.add_argument("--encrypt", action="store_true", help="generated: seal the shards (CC BY-ND 4.0)")
+    parser.add_argument(
+        "--passphrase-not-in-card", action="store_true", help="generated, sealed: leave the passphrase out of the card"
+    )
+    add_passphrase_options(parser)
     parser.add_argument("--decryption-key", help=argparse.SUPPRESS)  # refused: publishing never decrypts
     args = parser.parse_args(argv)
     try:
+        if args.configurations and all(engine.is_generated_name(name) for name in args.configurations):
+            return _publish_generated_main(args, parser)
         if args.configurations:
             raise refuse(", ".join(args.configurations), "configurations are decrypted or rebuilt NeoQA rows")
         if args.decryption_key is not None:
             raise refuse("with --decryption-key", "publishing never decrypts; the release files go up encrypted")
+        if not args.data_dir:
+            parser.exit(2, "error: give --data-dir DIR (the release files) or generated configurations (t200_s1)\n")
         folder, commit = publish(
             args.data_dir,
             args.out,

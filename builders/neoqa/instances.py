@@ -157,13 +157,18 @@ class InstanceBuilder:
         for article in self.articles.values():
             self.by_timeline[article.timeline_id].append(article)
         self.families = families_from_rows(question_rows)
+        self._past: dict[tuple[str, str], list[Article]] = {}  # (timeline, date) -> past articles: sets share them
+        self._minimal: dict[str, list[str] | None] = {}  # question id -> its minimal set: two sets ask for it
 
     # ------------------------------------------------------------------ shared pieces
 
     def past_articles(self, question: Mapping[str, Any]) -> list[Article]:
         """All articles of the question's timeline dated on or before the question date, in canonical order."""
-        timeline = self.by_timeline.get(question["timeline_id"], [])
-        return _canonical_order(a for a in timeline if a.date <= question["date"])
+        key = (question["timeline_id"], question["date"])
+        if key not in self._past:
+            timeline = self.by_timeline.get(question["timeline_id"], [])
+            self._past[key] = _canonical_order(a for a in timeline if a.date <= question["date"])
+        return list(self._past[key])
 
     def option_order(self, family: Family) -> list[str]:
         """The family's answer options in one seeded order shared by all its instances."""
@@ -189,6 +194,12 @@ class InstanceBuilder:
 
     def minimal_sufficient_set(self, question: Mapping[str, Any]) -> list[str] | None:
         """The question's minimal sufficient article set (two articles preferred), or None when none checks out."""
+        if question["question_id"] not in self._minimal:
+            self._minimal[question["question_id"]] = self._minimal_set(question)
+        found = self._minimal[question["question_id"]]
+        return None if found is None else list(found)
+
+    def _minimal_set(self, question: Mapping[str, Any]) -> list[str] | None:
         candidates = [question["sufficient_article_ids"], *question["all_sufficient_article_id_combinations"]]
         valid: list[list[str]] = []
         for combination in candidates:

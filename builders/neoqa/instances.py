@@ -159,6 +159,7 @@ class InstanceBuilder:
         self.families = families_from_rows(question_rows)
         self._past: dict[tuple[str, str], list[Article]] = {}  # (timeline, date) -> past articles: sets share them
         self._minimal: dict[str, list[str] | None] = {}  # question id -> its minimal set: two sets ask for it
+        self._options: dict[str, list[str]] = {}  # family id -> its option order: every instance asks for it
 
     # ------------------------------------------------------------------ shared pieces
 
@@ -172,7 +173,10 @@ class InstanceBuilder:
 
     def option_order(self, family: Family) -> list[str]:
         """The family's answer options in one seeded order shared by all its instances."""
-        return family_shuffled(self.seed, "options", family.family_id, family.parent["answer_options"])
+        if family.family_id not in self._options:
+            options = family.parent["answer_options"]
+            self._options[family.family_id] = family_shuffled(self.seed, "options", family.family_id, options)
+        return list(self._options[family.family_id])
 
     def member_options(self, family: Family, question: Mapping[str, Any]) -> list[str]:
         """Options for one family member: the family order when its options are the same set (as released)."""

@@ -12,9 +12,9 @@ import datetime
 from typing import Any
 
 from builders.neoqa.world import Entity, Fact, World, data
-from builders.rng import below, pick, stream
+from builders.rng import below, pick, shuffled, stream
 
-MORE_ITEMS = 0.4
+MORE_ITEMS = 0.25
 """Chance that an article also states an item beyond the ones it covers by turn (most items are in several)."""
 
 
@@ -47,6 +47,14 @@ def article_id(world: World, event: int, number: int) -> str:
     return f"{world.genre['genre_id']}_{world.event_type}_{world.index}-ev{event}-{number}"
 
 
+def event_articles(rng: Any, mean: int) -> int:
+    """How many articles an event gets: uniform from mean - 3 * mean // 4 to mean + 3 * mean // 4 (3 to 21 for 12), so
+    that the number of articles an instance shows does not tell whether some were taken out (with a fixed 12 per
+    event, a full set is a multiple of 12)."""
+    spread = 3 * mean // 4
+    return mean - spread + below(rng, 2 * spread + 1)
+
+
 def stated_items(rng: Any, facts: list[Fact], number: int, articles: int) -> list[Fact]:
     """The items article `number` of an event states: those it covers by turn (so each item is in one at least)
     plus each other with chance MORE_ITEMS; never none."""
@@ -55,7 +63,11 @@ def stated_items(rng: Any, facts: list[Fact], number: int, articles: int) -> lis
 
 
 def _paragraphs(rng: Any, outlet: dict[str, Any], facts: list[Fact]) -> list[str]:
+    """Opening, the facts among fact-free filler lines (as many as make the article's lines), closing."""
     lines = [sentence(fact, below(rng, 3), below(rng, 2)) for fact in facts]
+    fillers = shuffled(rng, outlet["fillers"])[: max(0, data("templates")["article_lines"] - 2 - len(lines))]
+    for filler in fillers:
+        lines.insert(below(rng, len(lines) + 1), filler)
     paragraphs = [pick(rng, outlet["openings"])]
     while lines:
         size = 1 + below(rng, 2)
@@ -72,9 +84,10 @@ def news_records(world: World, seed: int, articles: int) -> list[dict[str, Any]]
     for event, day in enumerate(world.dates):
         rng = stream(seed, "neoqa", "articles", world.index, event)
         facts = world.event_facts(event)
-        for number in range(articles):
+        count = event_articles(rng, articles)
+        for number in range(count):
             outlet = outlets[number % len(outlets)]
-            stated = stated_items(rng, facts, number, articles)
+            stated = stated_items(rng, facts, number, count)
             headline = pick(rng, outlet["headlines"]).format(name=pick(rng, stated).subject.marked())
             records.append(
                 {

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import datetime
 import hashlib
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -86,9 +86,17 @@ def _fresh(rng: Any, world: World, kind: str) -> str:
     return literal(rng, kind)
 
 
-def distractors(rng: Any, world: World, kind: str, answer: str, pool: list[str]) -> list[str]:
-    """Five distractors of the answer's type: from `pool` (the timeline's values) first, then fresh ones."""
-    chosen = [value for value in shuffled(rng, sorted(set(pool))) if value != answer][:DISTRACTORS]
+def distractors(rng: Any, world: World, kind: str, answer: str, pools: list[list[str]]) -> list[str]:
+    """Five distractors of the answer's type: from the first of `pools` (values the items up to the question
+    mention, as they mention the answer), those mentioned about as often as the answer first, so that how often the
+    articles name an option does not point to the gold; then the next pool (the rest of the timeline's), then fresh
+    values."""
+    chosen: list[str] = []
+    for pool in pools:
+        mentions = Counter(pool)
+        candidates = [v for v in shuffled(rng, sorted(mentions)) if v != answer and v not in chosen]
+        chosen += sorted(candidates, key=lambda v: abs(mentions[v] - mentions[answer]))
+    chosen = chosen[:DISTRACTORS]
     while len(chosen) < DISTRACTORS:
         value = _fresh(rng, world, kind) if kind != "days" else f"{1 + below(rng, 120)} days"
         if value != answer and value not in chosen:
@@ -96,11 +104,32 @@ def distractors(rng: Any, world: World, kind: str, answer: str, pool: list[str])
     return chosen
 
 
-def _pool(world: World, kind: str) -> list[str]:
-    if kind in ENTITY_KINDS:
-        return [entity.name for entity in world.cast[kind]]
+def _pools(world: World, kind: str, event: int, copies: Counter[str] | None = None) -> list[list[str]]:
+    """The timeline's values of `kind`, once per article stating an item that names them (`copies`: articles per
+    item; once per item without it): those up to `event`, then the others."""
     relations = data("templates")["relations"]
-    return [fact.object_text() for fact in world.facts if relations[fact.relation]["object"] == kind]
+    copies = copies or Counter()
+
+    def times(fact: Fact) -> int:
+        return max(1, copies[fact.item_id])
+
+    if kind in ENTITY_KINDS:
+        named = [
+            e.name
+            for fact in world.facts
+            if fact.event <= event
+            for e in fact.entities()
+            if e.kind == kind
+            for _ in range(times(fact))
+        ]
+        return [named, [entity.name for entity in world.cast[kind]]]
+    values = [
+        (fact.event, fact.object_text())
+        for fact in world.facts
+        if relations[fact.relation]["object"] == kind
+        for _ in range(times(fact))
+    ]
+    return [[v for e, v in values if e <= event], [v for e, v in values if e > event]]
 
 
 def sufficient_sets(articles: list[dict[str, Any]], items: list[str], date: str) -> list[list[str]]:
@@ -119,8 +148,8 @@ def _record(world: World, base: dict[str, Any], **fields: Any) -> dict[str, Any]
     return {"timeline_id": world.timeline_id, **base, **fields}
 
 
-def _options(rng: Any, world: World, kind: str, answer: str, pool: list[str]) -> dict[str, Any]:
-    wrong = distractors(rng, world, kind, answer, pool)
+def _options(rng: Any, world: World, kind: str, answer: str, pools: list[list[str]]) -> dict[str, Any]:
+    wrong = distractors(rng, world, kind, answer, pools)
     return {
         "answer": answer,
         "distractors": [
@@ -179,6 +208,7 @@ def _variants(rng: Any, world: World, hop: MultiHop, parent: dict[str, Any]) -> 
 def multi_hop_records(world: World, seed: int, articles: list[dict[str, Any]], limit: int) -> list[dict[str, Any]]:
     """Up to `limit` multi-hop questions with unique answers, each followed by its variants."""
     rng = stream(seed, "neoqa", "multi-hop", world.index)
+    copies = Counter(item for article in articles for item in article["used_items"])
     relations = data("templates")["relations"]
     records: list[dict[str, Any]] = []
     asked = 0
@@ -188,6 +218,9 @@ def multi_hop_records(world: World, seed: int, articles: list[dict[str, Any]], l
         if not answer_is_unique(world, hop):
             continue
         kind = relations[hop.answer.relation]["object"]
+        pools = _pools(world, kind, hop.event, copies)
+        if len(set(pools[0]) - {hop.answer.object_text()}) < DISTRACTORS:
+            continue  # too few values the articles mention beside the answer: an unmentioned option is no decoy
         date = world.dates[hop.event].isoformat()
         items = [hop.bridge.item_id, hop.answer.item_id]
         noun = relations[hop.bridge.relation]["noun"].format(s=hop.bridge.subject.name)
@@ -201,7 +234,7 @@ def multi_hop_records(world: World, seed: int, articles: list[dict[str, Any]], l
                 "question": relations[hop.answer.relation]["ask"].format(x=noun),
                 "date": date,
                 "created_at": hop.event,
-                **_options(rng, world, kind, hop.answer.object_text(), _pool(world, kind)),
+                **_options(rng, world, kind, hop.answer.object_text(), pools),
                 **_evidence(articles, items, date),
                 "meta": {
                     "bridge_entity": hop.bridge.obj.name,  # type: ignore[union-attr]
@@ -256,7 +289,7 @@ def time_span_records(world: World, seed: int, articles: list[dict[str, Any]], l
                     "question": templates["time_span"].format(a=_clause(first), b=_clause(second)),
                     "date": date,
                     "created_at": event,
-                    **_options(rng, world, "days", answer, spans),
+                    **_options(rng, world, "days", answer, [spans]),
                     **_evidence(articles, items, date),
                     "meta": {
                         "answer_kind": "days",

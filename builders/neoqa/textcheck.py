@@ -95,7 +95,9 @@ def sentences(passages: Iterable[str]) -> list[str]:
 @cache
 def _fact_free_lines() -> frozenset[str]:
     outlets = data("templates")["outlets"]
-    return frozenset(line for outlet in outlets for line in (*outlet["openings"], *outlet["closings"]))
+    return frozenset(
+        line for outlet in outlets for line in (*outlet["openings"], *outlet["fillers"], *outlet["closings"])
+    )
 
 
 @cache

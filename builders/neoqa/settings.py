@@ -71,7 +71,8 @@ class Settings:
     articles_per_event: int = setting(
         12,
         stage="articles",
-        help="news articles per event (the paper's 12), each stating a subset of the event's items",
+        help="news articles per event on average (the paper's 12; each event draws from 1/4 to 7/4 of it), each "
+        "stating a subset of the event's items",
         check=lambda v: 1 <= v <= 60,
         expected="1 to 60",
     )

@@ -44,14 +44,17 @@ def _tokens(chars: int) -> int:
 def _work(job: tuple[str, range]) -> dict[str, Any]:
     """Every subset of a run of timelines: row counts and the figures the table reports."""
     name, indices = job
-    began = time.process_time()
+    cpu = wall = 0.0
     settings, _ = settings_from(name)
     rows: Counter[str] = Counter()
     categories: Counter[str] = Counter()
     evidence: Counter[int] = Counter()
     tokens: dict[str, list[int]] = {"neoqa": [], "ablation 0": [], "ablation 80": []}
     for index in indices:
+        began, began_wall = time.process_time(), time.perf_counter()
         made = subset_rows(settings, index, SUBSETS)
+        cpu += time.process_time() - began
+        wall += time.perf_counter() - began_wall
         for subset, subset_rows_ in made.items():
             rows[subset] += len(subset_rows_)
         categories.update(
@@ -76,8 +79,14 @@ def _work(job: tuple[str, range]) -> dict[str, Any]:
                 if row["answerable"] == "sufficient"
                 and (irrelevant is None or len(row["irrelevant_article_ids"]) == irrelevant)
             ]
-    cpu = time.process_time() - began
-    return {"rows": rows, "categories": categories, "evidence": evidence, "tokens": tokens, "cpu": cpu}
+    return {
+        "rows": rows,
+        "categories": categories,
+        "evidence": evidence,
+        "tokens": tokens,
+        "cpu": cpu,
+        "wall": wall,
+    }
 
 
 def main() -> None:
@@ -102,8 +111,9 @@ def main() -> None:
     print(f"{args.config}, every subset ({', '.join(SUBSETS)}), {args.processes} processes\n")
     print("| measure | value | target |")
     print("|---|---:|---:|")
-    print(f"| build time (s) | {elapsed:.1f} | <= 10 |")
-    print(f"| CPU time of the busiest worker (s) | {max(p['cpu'] for p in parts):.1f} | |")
+    print(f"| build time: the slowest worker's rows (s) | {max(p['wall'] for p in parts):.1f} | <= 10 |")
+    print(f"| CPU time of the busiest worker (s) | {max(p['cpu'] for p in parts):.1f} | <= 10 |")
+    print(f"| whole run, with the statistics below (s) | {elapsed:.1f} | |")
     print(f"| peak memory of a worker (MiB) | {peak:.0f} | |")
     for subset in SUBSETS:
         print(f"| rows: {subset} | {rows[subset]:,} | |")
@@ -112,7 +122,7 @@ def main() -> None:
     per = {key: value / count for key, value in categories.items()}
     print(f"| timelines | {count} | {PAPER['timelines']} |")
     print(f"| events per timeline | {settings.events} | {PAPER['events per timeline']} |")
-    print(f"| articles per event | {settings.articles_per_event} | {PAPER['articles per event']} |")
+    print(f"| articles per event | {rows['news'] / count / settings.events:.2f} | {PAPER['articles per event']} |")
     for category in ("multi-hop", "time-span", "false-premise", "uncertain-specificity"):
         print(
             f"| {category} questions per timeline | {per.get(category, 0):.1f} | "

@@ -47,16 +47,24 @@ class MultiHop:
         return max(self.bridge.event, self.answer.event)
 
 
-def answer_is_unique(world: World, question: MultiHop) -> bool:
+def item_counts(world: World) -> list[Counter[tuple[str, str]]]:
+    """Per event, how many items up to it have each (subject, relation)."""
+    counts: list[Counter[tuple[str, str]]] = []
+    running: Counter[tuple[str, str]] = Counter()
+    for event in range(len(world.dates)):
+        running.update((fact.subject.id, fact.relation) for fact in world.event_facts(event))
+        counts.append(running.copy())
+    return counts
+
+
+def answer_is_unique(world: World, question: MultiHop, counts: list[Counter[tuple[str, str]]] | None = None) -> bool:
     """True when, among the items up to the question's event, exactly one item has the bridge's subject and
-    relation and exactly one has the bridge entity and the answer's relation: no other item answers."""
-    counts: dict[tuple[str, str], int] = defaultdict(int)
-    for fact in world.facts:
-        if fact.event <= question.event:
-            counts[fact.subject.id, fact.relation] += 1
+    relation and exactly one has the bridge entity and the answer's relation: no other item answers
+    (`counts`: item_counts(world), when already made)."""
+    upto = (counts or item_counts(world))[question.event]
     return (
-        counts[question.bridge.subject.id, question.bridge.relation] == 1
-        and counts[question.answer.subject.id, question.answer.relation] == 1
+        upto[question.bridge.subject.id, question.bridge.relation] == 1
+        and upto[question.answer.subject.id, question.answer.relation] == 1
     )
 
 
@@ -210,15 +218,19 @@ def multi_hop_records(world: World, seed: int, articles: list[dict[str, Any]], l
     rng = stream(seed, "neoqa", "multi-hop", world.index)
     copies = Counter(item for article in articles for item in article["used_items"])
     relations = data("templates")["relations"]
+    counts = item_counts(world)
+    pooled: dict[tuple[str, int], list[list[str]]] = {}
     records: list[dict[str, Any]] = []
     asked = 0
     for hop in shuffled(rng, multi_hop_candidates(world)):
         if asked == limit:
             break
-        if not answer_is_unique(world, hop):
+        if not answer_is_unique(world, hop, counts):
             continue
         kind = relations[hop.answer.relation]["object"]
-        pools = _pools(world, kind, hop.event, copies)
+        if (kind, hop.event) not in pooled:
+            pooled[kind, hop.event] = _pools(world, kind, hop.event, copies)
+        pools = pooled[kind, hop.event]
         if len(set(pools[0]) - {hop.answer.object_text()}) < DISTRACTORS:
             continue  # too few values the articles mention beside the answer: an unmentioned option is no decoy
         date = world.dates[hop.event].isoformat()

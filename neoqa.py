@@ -277,7 +277,12 @@ class NeoQA(datasets.GeneratorBasedBuilder):
         config.validate()
         if config.settings is not None:
             prepared = GeneratedSplit(config.settings, config.subset, config.include_documents)
-            return [datasets.SplitGenerator(name=engine.GENERATED_SPLIT, gen_kwargs={"prepared": prepared})]
+            timelines = list(range(config.settings.timelines))  # a list: `num_proc` processes share it out
+            return [
+                datasets.SplitGenerator(
+                    name=engine.GENERATED_SPLIT, gen_kwargs={"prepared": prepared, "timelines": timelines}
+                )
+            ]
         from builders.publishing.neoqa import release_source  # imported here: only loading a release needs it
 
         root = release_source(
@@ -297,9 +302,13 @@ class NeoQA(datasets.GeneratorBasedBuilder):
         ]
 
     def _generate_examples(
-        self, prepared: engine.PreparedSplit | GeneratedSplit
-    ) -> Iterator[tuple[int, dict[str, Any]]]:
-        """Yield the prepared rows with their position as key."""
+        self, prepared: engine.PreparedSplit | GeneratedSplit, timelines: list[int] | None = None
+    ) -> Iterator[tuple[int | str, dict[str, Any]]]:
+        """Yield the prepared rows: a release's with their position as key; a generated split's, of the timelines
+        this process was given, keyed by timeline and position."""
+        if isinstance(prepared, GeneratedSplit):
+            yield from prepared.part(prepared.timelines if timelines is None else timelines).keyed()
+            return
         yield from enumerate(prepared)
 
 

@@ -8,7 +8,7 @@ one timeline at a time: memory holds one timeline, and the rows equal those made
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from builders.neoqa.articles import news_records
@@ -86,13 +86,27 @@ def _document(row: dict[str, Any]) -> dict[str, Any]:
 class GeneratedSplit:
     """The one split of a generated configuration; iterate it for the rows (made one timeline at a time)."""
 
-    def __init__(self, settings: Settings, subset: str, include_documents: bool = True) -> None:
-        """Remember what to make; nothing is generated until iterated."""
+    def __init__(
+        self, settings: Settings, subset: str, include_documents: bool = True, timelines: Sequence[int] | None = None
+    ) -> None:
+        """Remember what to make (`timelines`: these timelines only, in order; all by default); nothing is
+        generated until iterated."""
         self.settings, self.subset, self.include_documents = settings, subset, include_documents
+        self.timelines = list(range(settings.timelines)) if timelines is None else list(timelines)
+
+    def part(self, timelines: Sequence[int]) -> GeneratedSplit:
+        """The same split restricted to some timelines (a process's share when `datasets` builds with num_proc)."""
+        return GeneratedSplit(self.settings, self.subset, self.include_documents, timelines)
+
+    def keyed(self) -> Iterator[tuple[str, dict[str, Any]]]:
+        """The rows with keys unique across the split: timeline, then position within it."""
+        for index in self.timelines:
+            for position, row in enumerate(self.part([index])):
+                yield f"{index}-{position}", row
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
         """Yield the subset's rows, timeline by timeline."""
-        for index in range(self.settings.timelines):
+        for index in self.timelines:
             if self.subset in RAW_SUBSETS:
                 yield from subset_rows(self.settings, index, (self.subset,))[self.subset]
                 continue

@@ -111,6 +111,12 @@ def test_every_subset_loads_through_datasets_the_same_twice(tmp_path, subset):
         )
 
 
+def test_num_proc_processes_share_the_timelines_and_make_the_same_rows(tmp_path):
+    one = neoqa.load_dataset("t4_s2_questions", split="test", cache_dir=str(tmp_path / "a"))
+    two = neoqa.load_dataset("t4_s2_questions", split="test", cache_dir=str(tmp_path / "b"), num_proc=2)
+    assert one.to_list() == two.to_list()
+
+
 def test_the_default_subset_is_the_main_instance_set_with_documents(tmp_path):
     rows = neoqa.load_dataset("t1_s1", split="test", cache_dir=str(tmp_path))
     assert rows[0]["documents"] and [d["article_id"] for d in rows[0]["documents"]] == rows[0]["use_evidence_documents"]

@@ -97,12 +97,6 @@ def is_sufficient(articles: Iterable[Article], items: Sequence[str]) -> bool:
     return all(any(article.states(item) for article in articles) for item in items)
 
 
-def unmentioned_items(articles: Iterable[Article], items: Sequence[str]) -> list[str]:
-    """Return the required items that none of the articles mentions (in ``items`` order)."""
-    articles = list(articles)
-    return [item for item in items if not any(article.mentions(item) for article in articles)]
-
-
 def family_shuffled(seed: int, purpose: str, family_id: str, items: Iterable[T]) -> list[T]:
     """`items` shuffled by the family's stream for `purpose` (builders.rng: the same order on every machine)."""
     return shuffled(stream(seed, "neoqa", purpose, family_id), list(items))
@@ -160,6 +154,10 @@ class InstanceBuilder:
         self._past: dict[tuple[str, str], list[Article]] = {}  # (timeline, date) -> past articles: sets share them
         self._minimal: dict[str, list[str] | None] = {}  # question id -> its minimal set: two sets ask for it
         self._options: dict[str, list[str]] = {}  # family id -> its option order: every instance asks for it
+        self._mentioning: dict[str, set[str]] = defaultdict(set)  # item -> ids of the articles that mention it
+        for article in self.articles.values():
+            for item in article.used | article.unsure:
+                self._mentioning[item].add(article.article_id)
 
     # ------------------------------------------------------------------ shared pieces
 
@@ -170,6 +168,11 @@ class InstanceBuilder:
             timeline = self.by_timeline.get(question["timeline_id"], [])
             self._past[key] = _canonical_order(a for a in timeline if a.date <= question["date"])
         return list(self._past[key])
+
+    def unmentioned(self, article_ids: Iterable[str], items: Sequence[str]) -> list[str]:
+        """The required items that none of these articles (by id) mentions, in `items` order."""
+        shown = set(article_ids)
+        return [item for item in items if self._mentioning[item].isdisjoint(shown)]
 
     def option_order(self, family: Family) -> list[str]:
         """The family's answer options in one seeded order shared by all its instances."""
@@ -277,7 +280,7 @@ class InstanceBuilder:
         variants = []
         for removed in minimal:
             remaining = [i for i in shown if i != removed]
-            missing = unmentioned_items((self.articles[i] for i in remaining), question["evidence_ids"])
+            missing = self.unmentioned(remaining, question["evidence_ids"])
             if not missing:  # the rest still (possibly) conveys every required item: not a clean gap
                 continue
             variants.append(
@@ -318,9 +321,7 @@ class InstanceBuilder:
                     INSUFFICIENT,
                     remaining,
                     removed_article_ids=[i for i in shown if self.articles[i].mentions(item)],
-                    missing_evidence_ids=unmentioned_items(
-                        (self.articles[i] for i in remaining), question["evidence_ids"]
-                    ),
+                    missing_evidence_ids=self.unmentioned(remaining, question["evidence_ids"]),
                 )
             rows.extend(variants.values())
             rows.extend(self._with_children(family, sufficient))

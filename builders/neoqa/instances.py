@@ -312,7 +312,8 @@ class InstanceBuilder:
             rows.append(sufficient)
             variants: dict[tuple[str, ...], dict[str, Any]] = {}
             for item in _unique(question["evidence_ids"]):
-                remaining = tuple(i for i in shown if not self.articles[i].mentions(item))
+                mentioning = self._mentioning[item]
+                remaining = tuple(i for i in shown if i not in mentioning)
                 if remaining in variants:  # same articles removed for another item: one instance
                     continue
                 variants[remaining] = self._instance(
@@ -320,7 +321,7 @@ class InstanceBuilder:
                     question,
                     INSUFFICIENT,
                     remaining,
-                    removed_article_ids=[i for i in shown if self.articles[i].mentions(item)],
+                    removed_article_ids=[i for i in shown if i in mentioning],
                     missing_evidence_ids=self.unmentioned(remaining, question["evidence_ids"]),
                 )
             rows.extend(variants.values())
@@ -349,11 +350,8 @@ class InstanceBuilder:
 
     def irrelevant_candidates(self, question: Mapping[str, Any], minimal: Sequence[str]) -> list[Article]:
         """Past articles outside the minimal set that mention none of the required items, in canonical order."""
-        return [
-            a
-            for a in self.past_articles(question)
-            if a.article_id not in minimal and not any(a.mentions(i) for i in question["evidence_ids"])
-        ]
+        relevant = set(minimal).union(*(self._mentioning[i] for i in question["evidence_ids"]))
+        return [a for a in self.past_articles(question) if a.article_id not in relevant]
 
     def context_ablation(self, sizes: Sequence[int] = ABLATION_SIZES) -> list[dict[str, Any]]:
         """The long-context ablation (appendix E.3): two relevant articles plus nested irrelevant samples."""

@@ -24,7 +24,7 @@ from typing import Any
 
 from builders.neoqa.articles import written_date
 from builders.neoqa.instances import DEFLECTION_OPTION
-from builders.neoqa.world import ENTITY_KINDS, Entity, Fact, World, _name, data, literal
+from builders.neoqa.world import ENTITY_KINDS, Entity, Fact, World, data, entity_name, literal
 from builders.rng import below, pick, shuffled, stream
 
 DISTRACTORS = 5
@@ -90,7 +90,7 @@ def question_id(world: World, *parts: object) -> str:
 def _fresh(rng: Any, world: World, kind: str) -> str:
     """A value of `kind` for a distractor when the timeline has too few: a new name, amount or count."""
     if kind in ENTITY_KINDS:
-        return _name(rng, kind, world.genre)
+        return entity_name(rng, kind, world.genre)
     return literal(rng, kind)
 
 

@@ -94,7 +94,8 @@ class World:
         return [fact for fact in self.facts if fact.event == event]
 
 
-def _name(rng: Any, kind: str, genre: dict[str, Any]) -> str:
+def entity_name(rng: Any, kind: str, genre: dict[str, Any]) -> str:
+    """A name for a new entity of `kind`, drawn from the word lists (and the genre's kinds of organisation, ...)."""
     words = data("world")
     if kind == "person":
         return f"{pick(rng, words['first_names'])} {pick(rng, words['last_names'])}"
@@ -114,7 +115,7 @@ def draw_cast(rng: Any, genre: dict[str, Any]) -> dict[str, list[Entity]]:
     for kind in ENTITY_KINDS:
         cast[kind] = []
         while len(cast[kind]) < data("world")["cast"][kind]:
-            name = _name(rng, kind, genre)
+            name = entity_name(rng, kind, genre)
             if name not in taken:
                 taken.add(name)
                 cast[kind].append(Entity(f"{kind.upper()}-{len(cast[kind]) + 1}", name, kind))

@@ -15,6 +15,12 @@ import time
 from builders.analysis.neoqa_shortcuts import audit, table
 from builders.neoqa.generate import GeneratedSplit
 from builders.neoqa.settings import settings_from
+from leakproof_eval.ordering import interleaved
+
+
+def lm_eval_order(rows: list[dict], seed: int) -> list[dict]:
+    """The rows in the order the NeoQA lm-eval task deals them (answerable and must-deflect interleaved)."""
+    return interleaved(rows, lambda r: r["answerable"] == "sufficient", seed, "neoqa/test")
 
 
 def rows_of(timelines: int, seed: int) -> list[dict]:
@@ -36,7 +42,7 @@ def main() -> None:
             f"\ntrain on t{args.timelines}_s{train} ({len(rows[train])} rows), test on t{args.timelines}_s{test} "
             f"({len(rows[test])} rows)\n"
         )
-        print(table(audit(rows[train], rows[test], test)))
+        print(table(audit(rows[train], rows[test], lm_eval_order(rows[test], test))))
     print(f"\n{time.perf_counter() - start:.1f} s")
 
 

@@ -78,11 +78,9 @@ def _options(train: Sequence[Row], test: Sequence[Row]) -> tuple[float, float]:
     return sum(hits) / len(hits), sum(chance) / len(chance)
 
 
-def order_finding(rows: Sequence[Row], seed: int) -> Finding:
-    """How well a row's position in lm-eval's order tells answer / refuse (the best period from 2 to 30)."""
-    from leakproof_eval.ordering import interleaved
-
-    ordered = interleaved(list(rows), lambda r: r["answerable"] == "sufficient", seed, "neoqa/test")
+def order_finding(ordered: Sequence[Row]) -> Finding:
+    """How well a row's position in lm-eval's order (`ordered`: the rows as leakproof_eval.ordering deals them)
+    tells answer / refuse: the best periodic guess, period 2 to 30."""
     gold = [refuse(r) for r in ordered]
     best = 0.5
     for period in range(2, 31):
@@ -106,8 +104,9 @@ def grouping(test: Sequence[Row]) -> Finding:
     return Finding("whole release: most articles of a question -> answer", "balanced accuracy", score, 0.5, False)
 
 
-def audit(train: Sequence[Row], test: Sequence[Row], seed: int) -> list[Finding]:
-    """Every probe, trained on `train` (one configuration's neoqa rows, with documents) and scored on `test`."""
+def audit(train: Sequence[Row], test: Sequence[Row], ordered: Sequence[Row]) -> list[Finding]:
+    """Every probe, trained on `train` (one configuration's neoqa rows, with documents) and scored on `test`;
+    `ordered`: the `test` rows in the order the lm-eval task deals them."""
     two = [refuse(r) for r in test]
     three = [r["answerable"] for r in test]
     score, chance = _options(train, test)
@@ -125,7 +124,7 @@ def audit(train: Sequence[Row], test: Sequence[Row], seed: int) -> list[Finding]
             balanced_accuracy(two, _fit_predict(train, test, surface, refuse)),
             1 / 2,
         ),
-        order_finding(test, seed),
+        order_finding(ordered),
         Finding(
             "question text -> label (3 labels; the output is answer / refuse)",
             "balanced accuracy",

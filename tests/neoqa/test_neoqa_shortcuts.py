@@ -8,6 +8,7 @@ import pytest
 from builders.analysis.neoqa_shortcuts import audit
 from builders.neoqa.generate import GeneratedSplit
 from builders.neoqa.settings import settings_from
+from leakproof_eval.ordering import interleaved
 
 MARGIN = 0.05
 NAMES = ("t100_s1", "t100_s2")
@@ -21,7 +22,9 @@ def rows() -> dict[str, list[dict]]:
 @pytest.mark.slow
 @pytest.mark.parametrize("train, test", [NAMES, NAMES[::-1]], ids=lambda name: name)
 def test_no_probe_of_the_surface_gets_more_than_the_margin_above_its_baseline(rows, train, test):
-    findings = audit(rows[train], rows[test], settings_from(test)[0].seed)
+    seed = settings_from(test)[0].seed
+    ordered = interleaved(rows[test], lambda r: r["answerable"] == "sufficient", seed, "neoqa/test")  # as neoqa_load
+    findings = audit(rows[train], rows[test], ordered)
     held = [f for f in findings if f.held]
     assert {f.probe.split(" (")[0] for f in held} == {
         "question text -> answer / refuse",

@@ -18,7 +18,7 @@ def _kb_update(kb: dict[str, dict[str, str]], fact: Fact) -> None:
     kb.setdefault(fact.subject.id, {})[fact.relation] = fact.object_text()
 
 
-def _snapshot(world: World, event: int, kb: dict[str, dict[str, str]], outline: dict[str, str]) -> dict[str, Any]:
+def _snapshot(world: World, event: int, kb: dict[str, dict[str, str]], updates: dict[str, str]) -> dict[str, Any]:
     """The entities known after `event`, grouped by type as released, each with its history and knowledge base."""
     known: dict[str, Entity] = {}
     history: dict[str, list[dict[str, Any]]] = {}
@@ -28,7 +28,7 @@ def _snapshot(world: World, event: int, kb: dict[str, dict[str, str]], outline: 
         for entity in fact.entities():
             known.setdefault(entity.id, entity)
             history.setdefault(entity.id, []).append(
-                {"created_at": fact.event, "event_update": outline[fact.item_id], "date": fact.day.isoformat()}
+                {"created_at": fact.event, "event_update": updates[fact.item_id], "date": fact.day.isoformat()}
             )
     grouped: dict[str, list[dict[str, Any]]] = {kind: [] for kind in data("world")["cast"]}
     for entity in sorted(known.values(), key=lambda e: (e.kind, int(e.id.split("-")[1]))):
@@ -58,6 +58,7 @@ def timeline_record(world: World) -> dict[str, Any]:
     seen: set[str] = set()
     kb: dict[str, dict[str, str]] = {}
     outline = {fact.item_id: sentence(fact) for fact in world.facts}
+    updates = {fact.item_id: sentence(fact, marked=False) for fact in world.facts}  # history in plain text
     for event, day in enumerate(world.dates):
         facts = world.event_facts(event)
         used: list[dict[str, Any]] = []
@@ -78,7 +79,7 @@ def timeline_record(world: World) -> dict[str, Any]:
                 "outline": [{"sentence": outline[fact.item_id], "id": fact.item_id, "pos": fact.pos} for fact in facts],
             }
         )
-        snapshots.append(_snapshot(world, event, kb, outline))
+        snapshots.append(_snapshot(world, event, kb, updates))
     return {
         "timeline_id": world.timeline_id,
         "genre": {"category": genre["category"], "genre_id": genre["genre_id"]},

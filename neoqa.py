@@ -13,10 +13,11 @@ lives in ``builders.neoqa``; this module holds the configuration, the schema and
 from __future__ import annotations
 
 import argparse
+import inspect
 import sys
 from collections import Counter
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, fields, make_dataclass
 from pathlib import Path
 from typing import Any
 
@@ -28,9 +29,22 @@ import encryption
 from builders import metrics
 from builders.checks import is_whole
 from builders.neoqa import parse_answer
+from builders.neoqa.generate import LICENSE as GENERATED_LICENSE
+from builders.neoqa.generate import LICENSE_NOTICE as GENERATED_NOTICE
+from builders.neoqa.generate import GeneratedSplit
+from builders.neoqa.settings import (
+    DEFAULT_SUBSET,
+    EXAMPLES,
+    GRAMMAR,
+    SUBSETS,
+    ConfigError,
+    Settings,
+    settings_from,
+    settings_lines,
+)
 from dataset_loading import load_from_builder
 
-__all__ = ["NeoQA", "load_dataset", "metrics", "parse_answer", "publish"]
+__all__ = ["NeoQA", "load_dataset", "metrics", "parse_answer", "publish", "publish_generated"]
 
 _STR = datasets.Value("string")
 _INT = datasets.Value("int32")
@@ -140,10 +154,10 @@ CITATION = cards.text("neoqa.bib")
 
 
 @dataclass
-class NeoQAConfig(datasets.BuilderConfig):
-    """A NeoQA configuration plus the user's knobs: seed, decryption key, Hub source, documents on/off."""
+class _Options(datasets.BuilderConfig):
+    """The knobs of every NeoQA configuration: seed, decryption key, Hub source, documents on/off."""
 
-    seed: int = 1
+    seed: int | None = None  # the release's shuffles: 1 when None; a generated name's own seed otherwise
     decryption_key: int | str | None = None
     hub_repo_id: str | None = None
     revision: str | None = None
@@ -151,37 +165,104 @@ class NeoQAConfig(datasets.BuilderConfig):
 
     def validate(self) -> None:
         """Raise a one-line ValueError for a knob with an impossible value."""
-        if not is_whole(self.seed):
+        if self.seed is not None and not is_whole(self.seed):
             raise ValueError(f"seed must be an integer, got {self.seed!r}")
         if self.decryption_key is not None:
             encryption.key_byte(self.decryption_key)
 
 
+def _refuse_generator_settings(name: str, given: Mapping[str, Any]) -> None:
+    """A release configuration takes none of the generator's settings: one line naming the first given."""
+    knobs = sorted(key for key in Settings.knobs() if given.get(key) is not None)
+    if knobs:
+        raise ConfigError(
+            f"{knobs[0]} is a setting of generated configurations ({engine.GRAMMAR}); the release configuration "
+            f"{name!r} takes none"
+        )
+
+
+def _post_init(self: Any) -> None:
+    """Parse a generated name and its settings once, here; a release name takes none of the generator's settings."""
+    datasets.BuilderConfig.__post_init__(self)
+    knobs = {name: getattr(self, name) for name in Settings.knobs() if getattr(self, name) is not None}
+    self.settings, self.subset = None, self.name
+    if not engine.is_generated_name(self.name):
+        _refuse_generator_settings(self.name, knobs)
+        return
+    given = [name for name in ("data_dir", "decryption_key", "hub_repo_id", "revision") if getattr(self, name)]
+    if given:
+        raise ConfigError(f"generated NeoQA configuration {self.name!r} reads no release files: leave out {given[0]}")
+    if self.seed is not None:
+        knobs["seed"] = self.seed
+    self.settings, self.subset = settings_from(self.name, **knobs)
+
+
+NeoQAConfig = make_dataclass(
+    "NeoQAConfig",
+    [(f.name, "int | None", field(default=None)) for f in Settings.knob_fields()],
+    bases=(_Options,),
+    namespace={
+        "__post_init__": _post_init,
+        "__doc__": "A NeoQA configuration: a release one, or a generated one with its settings.",
+    },
+)
+NeoQAConfig.__module__ = __name__  # so a config pickles (datasets hashes and copies it)
+
+
+def _code_files() -> list[Path]:
+    """The files a configuration's rows are a function of (besides the release files): the cache key."""
+    engine_dir = Path(engine.__file__).parent
+    return [
+        Path(__file__),
+        *engine_dir.glob("*.py"),
+        *(engine_dir / "data").glob("*.json"),
+        *Path(encryption.__file__).parent.glob("*.py"),
+    ]
+
+
+_BUILDER_ARGUMENTS = set(inspect.signature(datasets.DatasetBuilder.__init__).parameters) - {"self", "config_kwargs"}
+
+
 class NeoQA(datasets.GeneratorBasedBuilder):
-    """NeoQA from its official release files: raw records and the rebuilt instance sets."""
+    """NeoQA from its official release files, or generated from a name: raw records and the instance sets."""
 
     BUILDER_CONFIG_CLASS = NeoQAConfig
     DEFAULT_WRITER_BATCH_SIZE = 100  # an instance can carry 100+ articles: keep write batches small
-    VERSION = datasets.Version("1.2.0")  # 1.1.0: seeded orders (builders.rng); 1.2.0: answerable in builders.labels
+    VERSION = datasets.Version("1.3.0")  # 1.1.0: seeded orders; 1.2.0: answerable in builders.labels; 1.3.0: generated
     BUILDER_CONFIGS = [NeoQAConfig(name=name, version="1.0.0") for name in engine.CONFIG_NAMES]
 
     def __init__(self, *args: Any, repo_id: str | None = None, hash: str | None = None, **kwargs: Any) -> None:
         """Take ``repo_id`` as the Hub source, and key the cache on this code and the release files."""
-        if kwargs.get("config_name") is None:
-            raise ValueError(f"NeoQA needs a configuration name: one of {', '.join(engine.CONFIG_NAMES)}")
-        engine.check_config(kwargs["config_name"])
+        name = kwargs.get("config_name")
+        if name is None:
+            raise ValueError(
+                f"NeoQA needs a configuration name: one of {', '.join(engine.CONFIG_NAMES)}, or {engine.GRAMMAR}"
+            )
+        engine.check_config(name)
+        unknown = sorted(set(kwargs) - _BUILDER_ARGUMENTS - {f.name for f in fields(NeoQAConfig)})
+        if unknown:
+            known = ", ".join(sorted({*Settings.knobs(), *_Options.__dataclass_fields__} - {"name", "description"}))
+            raise ConfigError(f"unknown NeoQA setting {unknown[0]!r}; the settings are {known}")
+        generated = engine.is_generated_name(name)
+        if not generated:
+            _refuse_generator_settings(name, kwargs)
+        if generated:
+            self.BUILDER_CONFIGS = []  # a generated name is made on the fly, not looked up among the release's
         if hash is None:
-            code = [
-                Path(__file__),
-                *Path(engine.__file__).parent.glob("*.py"),
-                *Path(encryption.__file__).parent.glob("*.py"),
-            ]
-            hash = engine.fingerprint(code, kwargs.get("data_dir"))
+            hash = engine.fingerprint(_code_files(), None if generated else kwargs.get("data_dir"))
         kwargs = {key: value for key, value in kwargs.items() if value is not None}
         super().__init__(*args, hash=hash, **({"hub_repo_id": repo_id} if repo_id else {}), **kwargs)
 
     def _info(self) -> datasets.DatasetInfo:
         """Describe the configuration, its schema and the license."""
+        if self.config.settings is not None:
+            return datasets.DatasetInfo(
+                description=f"NeoQA-style data generated for '{self.config.name}'. {GENERATED_NOTICE}",
+                features=FEATURES[self.config.subset],
+                homepage="https://github.com/amazon-science/NeoQA",
+                license=GENERATED_LICENSE,
+                citation=CITATION,
+            )
         return datasets.DatasetInfo(
             description=f"NeoQA '{self.config.name}', built from the official release. {engine.LICENSE_NOTICE}",
             features=FEATURES[self.config.name],
@@ -194,25 +275,40 @@ class NeoQA(datasets.GeneratorBasedBuilder):
         """Locate (or fetch), decrypt, validate and assemble every split before any row is written."""
         config = self.config
         config.validate()
+        if config.settings is not None:
+            prepared = GeneratedSplit(config.settings, config.subset, config.include_documents)
+            timelines = list(range(config.settings.timelines))  # a list: `num_proc` processes share it out
+            return [
+                datasets.SplitGenerator(
+                    name=engine.GENERATED_SPLIT, gen_kwargs={"prepared": prepared, "timelines": timelines}
+                )
+            ]
         from builders.publishing.neoqa import release_source  # imported here: only loading a release needs it
 
         root = release_source(
             config.data_dir, config.hub_repo_id, engine.files_needed(config.name), revision=config.revision
         )
+        seed = 1 if config.seed is None else config.seed
         return [
             datasets.SplitGenerator(
                 name=split,
                 gen_kwargs={
                     "prepared": engine.PreparedSplit(
-                        root, config.name, split, config.decryption_key, config.seed, config.include_documents
+                        root, config.name, split, config.decryption_key, seed, config.include_documents
                     )
                 },
             )
             for split in engine.CONFIG_SPLITS[config.name]
         ]
 
-    def _generate_examples(self, prepared: engine.PreparedSplit) -> Iterator[tuple[int, dict[str, Any]]]:
-        """Yield the prepared rows with their position as key."""
+    def _generate_examples(
+        self, prepared: engine.PreparedSplit | GeneratedSplit, timelines: list[int] | None = None
+    ) -> Iterator[tuple[int | str, dict[str, Any]]]:
+        """Yield the prepared rows: a release's with their position as key; a generated split's, of the timelines
+        this process was given, keyed by timeline and position."""
+        if isinstance(prepared, GeneratedSplit):
+            yield from prepared.part(prepared.timelines if timelines is None else timelines).keyed()
+            return
         yield from enumerate(prepared)
 
 
@@ -223,17 +319,19 @@ def load_dataset(
     decryption_key: int | str | None = None,
     *,
     repo_id: str | None = None,
-    seed: int = 1,
+    seed: int | None = None,
     streaming: bool = False,
     cache_dir: str | None = None,
     **kwargs: Any,
 ) -> datasets.Dataset | datasets.DatasetDict | datasets.IterableDataset | datasets.IterableDatasetDict:
-    """Load one NeoQA configuration from local release files (``data_dir``) or a Hub repo (``repo_id``)."""
+    """Load one NeoQA configuration: generated from its name (``t200_s1``: our data, no files needed), or from local
+    release files (``data_dir``) or a Hub repo (``repo_id``). ``seed`` orders the release's shuffles (default 1)."""
     engine.check_config(name, split if split is not None and not any(c in split for c in "[+") else None)
-    if data_dir is None and repo_id is None:
+    if not engine.is_generated_name(name) and data_dir is None and repo_id is None:
         raise FileNotFoundError(
             "NeoQA needs its release files: pass data_dir=<directory with dev.news.jsonl etc.> "
-            f"or repo_id=<Hub dataset holding them, e.g. {engine.DEFAULT_HUB_REPO!r}>"
+            f"or repo_id=<Hub dataset holding them, e.g. {engine.DEFAULT_HUB_REPO!r}>; or name a generated "
+            f"configuration, {engine.GRAMMAR} (e.g. t200_s1)"
         )
     return load_from_builder(
         NeoQA,
@@ -266,30 +364,108 @@ def publish(data_dir: str | Path, out: str | Path | None = None, **hub: Any) -> 
     return publish_release(data_dir, out, hub=target)
 
 
+def publish_generated(
+    names: str | list[str],
+    out: str | Path | None = None,
+    *,
+    subsets: list[str] | None = None,
+    passphrase: str | None = None,
+    passphrase_in_card: bool = True,
+    **options: Any,
+) -> tuple[Path | None, str | None]:
+    """Publish generated configurations (our data): plain (CC BY 4.0), or sealed with `passphrase` (CC BY-ND 4.0),
+    to a folder and/or the Hub (`options`: HubTarget's fields, and generator settings). Returns (folder, commit URL).
+    """
+    from builders.publishing.hub import HubTarget
+    from builders.publishing.neoqa_generated import publish as publish_ours
+
+    options = dict(options)
+    target = HubTarget.taken_from(options)
+    return publish_ours(
+        names,
+        out,
+        FEATURES,
+        fingerprint_of_code(),
+        subsets=subsets,
+        passphrase=passphrase,
+        passphrase_in_card=passphrase_in_card,
+        hub=target,
+        **options,
+    )
+
+
+def fingerprint_of_code() -> str:
+    """The digest of the code and data a generated configuration is a function of."""
+    return engine.fingerprint(_code_files(), None)
+
+
+def _publish_generated_main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """`python -m neoqa publish t200_s1 ...`: generated configurations, plain or sealed."""
+    from builders.cli.passphrase import passphrase_from
+
+    if args.data_dir or args.decryption_key is not None:
+        parser.exit(2, "error: generated configurations read no release files: leave out --data-dir\n")
+    passphrase = passphrase_from(args)
+    if args.encrypt != bool(passphrase):
+        parser.exit(
+            2, "error: --encrypt and a passphrase (--passphrase-file FILE or --passphrase-env VAR) go together\n"
+        )
+    folder, commit = publish_generated(
+        args.configurations,
+        args.out,
+        subsets=args.subsets,
+        passphrase=passphrase,
+        passphrase_in_card=not args.passphrase_not_in_card,
+        repo_id=args.repo_id,
+        private=args.private,
+        revision=args.revision,
+        gated=args.gated,
+    )
+    if folder is not None:
+        print(
+            f"wrote {folder} ({'sealed, CC BY-ND 4.0' if passphrase else 'plain, CC BY 4.0'}; README.md, manifest.json)"
+        )
+    if commit:
+        print(f"uploaded to {args.repo_id}: {commit}")
+    return 0
+
+
 def publish_main(argv: list[str]) -> int:
-    """CLI: `python -m neoqa publish --data-dir DIR [--out DIR] [--repo-id ORG/NAME ...]`."""
+    """CLI: `python -m neoqa publish --data-dir DIR ...` (the release, verbatim) or `publish t200_s1 ...` (ours)."""
+    from builders.cli.passphrase import add_passphrase_options
     from builders.publishing.errors import refuse
 
     parser = argparse.ArgumentParser(
         prog="python -m neoqa publish",
-        description="Publish the official NeoQA release files verbatim (still encrypted) to a folder and/or a Hub "
-        "dataset repo, with a card and manifest.json. NeoQA is CC BY-ND 4.0: decrypted files, "
-        "re-encrypted files and rebuilt rows are refused.",
+        description="Publish generated NeoQA configurations (python -m neoqa publish t200_s1 --out DIR: our data, "
+        "plain CC BY 4.0, or sealed CC BY-ND 4.0 with --encrypt), or the official NeoQA release files verbatim "
+        "(--data-dir DIR, still encrypted), to a folder and/or a Hub dataset repo, with a card and manifest.json. "
+        "The release is CC BY-ND 4.0: decrypted files, re-encrypted files and rebuilt rows are refused.",
     )
-    parser.add_argument("configurations", nargs="*", help=argparse.SUPPRESS)  # refused: rebuilt rows
-    parser.add_argument("--data-dir", required=True, help="directory with the encrypted release files")
+    parser.add_argument("configurations", nargs="*", help="generated configurations, e.g. t200_s1")
+    parser.add_argument("--data-dir", help="directory with the encrypted release files")
     parser.add_argument("--out", help="write the Hub-ready folder here")
     parser.add_argument("--repo-id", help="upload to this Hub dataset repo (ORG/NAME), created if needed")
     parser.add_argument("--private", action="store_true", help="make the repo private")
     parser.add_argument("--revision", help="upload to this branch (created if needed)")
     parser.add_argument("--gated", choices=("auto", "manual"), help="gate access to the repo")
+    parser.add_argument("--subsets", nargs="+", choices=SUBSETS, help="generated: these subsets only (default all)")
+    parser.add_argument("--encrypt", action="store_true", help="generated: seal the shards (CC BY-ND 4.0)")
+    parser.add_argument(
+        "--passphrase-not-in-card", action="store_true", help="generated, sealed: leave the passphrase out of the card"
+    )
+    add_passphrase_options(parser)
     parser.add_argument("--decryption-key", help=argparse.SUPPRESS)  # refused: publishing never decrypts
     args = parser.parse_args(argv)
     try:
+        if args.configurations and all(engine.is_generated_name(name) for name in args.configurations):
+            return _publish_generated_main(args, parser)
         if args.configurations:
             raise refuse(", ".join(args.configurations), "configurations are decrypted or rebuilt NeoQA rows")
         if args.decryption_key is not None:
             raise refuse("with --decryption-key", "publishing never decrypts; the release files go up encrypted")
+        if not args.data_dir:
+            parser.exit(2, "error: give --data-dir DIR (the release files) or generated configurations (t200_s1)\n")
         folder, commit = publish(
             args.data_dir,
             args.out,
@@ -307,33 +483,61 @@ def publish_main(argv: list[str]) -> int:
     return 0
 
 
+def list_main(argv: list[str]) -> int:
+    """CLI: `python -m neoqa list`: the release configurations, the generated names' grammar and every setting."""
+    argparse.ArgumentParser(
+        prog="python -m neoqa list",
+        description="List NeoQA's configurations: the release's, and the generated names' grammar and settings.",
+    ).parse_args(argv)
+    print(f"release configurations (need the release files): {', '.join(engine.CONFIG_NAMES)}")
+    print(f"generated configurations: {GRAMMAR}, e.g. {EXAMPLES}")
+    print(f"  subsets: {', '.join(SUBSETS)} (default {DEFAULT_SUBSET}); one split, {engine.GENERATED_SPLIT!r}")
+    print("settings (in the name, or keyword arguments / --options):")
+    print("\n".join(settings_lines()))
+    return 0
+
+
+def _settings_options(parser: argparse.ArgumentParser) -> None:
+    """One --option per keyword setting, made from the declarations (builders.neoqa.settings)."""
+    group = parser.add_argument_group("settings of generated configurations (see `python -m neoqa list`)")
+    for f in Settings.knob_fields():
+        group.add_argument(
+            "--" + f.name.replace("_", "-"), type=int, help=f"{f.metadata['help']} (default {f.default})"
+        )
+
+
 def main(argv: list[str] | None = None) -> int:
     """CLI: build one configuration and print its row counts per split (and per answerability)."""
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["publish"]:
         return publish_main(argv[1:])
+    if argv[:1] == ["list"]:
+        return list_main(argv[1:])
     parser = argparse.ArgumentParser(
         prog="python -m neoqa",
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="NeoQA on current `datasets`: build one configuration from the official release and print its "
-        "row counts per split (and per answerability).",
+        description="NeoQA on current `datasets`: build one configuration (generated from its name, or from the "
+        "official release) and print its row counts per split (and per answerability).",
         epilog="commands:\n"
         "  python -m neoqa NAME ...      build one configuration and print its row counts (this help)\n"
-        "  python -m neoqa publish ...   publish the release files verbatim (python -m neoqa publish --help)",
+        "  python -m neoqa list          the configurations, the generated names' grammar and every setting\n"
+        "  python -m neoqa publish ...   publish generated data, or the release files verbatim (publish --help)",
     )
     parser.add_argument(
-        "name", choices=engine.CONFIG_NAMES, metavar="NAME", help=f"a configuration: {', '.join(engine.CONFIG_NAMES)}"
+        "name", metavar="NAME", help=f"a release configuration ({', '.join(engine.CONFIG_NAMES)}) or {GRAMMAR}"
     )
-    source = parser.add_mutually_exclusive_group(required=True)
+    source = parser.add_mutually_exclusive_group()
     source.add_argument("--data-dir", help="directory with the release's {dev,test}.*.jsonl files")
     source.add_argument("--repo-id", help="Hub dataset repository holding the release files")
     parser.add_argument(
         "--decryption-key", help=f"key of the encrypted files (the release's is {encryption.RELEASE_KEY})"
     )
-    parser.add_argument("--split", choices=engine.SPLITS, help="one split (default: every split the configuration has)")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the documents' and options' order (default 1)")
+    parser.add_argument("--split", help="one split (default: every split the configuration has)")
+    parser.add_argument("--seed", type=int, help="release: seed of the documents' and options' order (default 1)")
     parser.add_argument("--cache-dir", help="the `datasets` cache folder (default: the usual one)")
+    _settings_options(parser)
     args = parser.parse_args(argv)
+    knobs = {name: getattr(args, name) for name in Settings.knobs() if getattr(args, name) is not None}
     try:
         loaded = load_dataset(
             args.name,
@@ -343,6 +547,7 @@ def main(argv: list[str] | None = None) -> int:
             decryption_key=args.decryption_key,
             seed=args.seed,
             cache_dir=args.cache_dir,
+            **knobs,
         )
     except (ValueError, FileNotFoundError) as error:
         parser.exit(2, f"error: {error}\n")

@@ -6,6 +6,8 @@ Options are numbered from 1, as the release's parser expects. Metadata keys (def
 `neoqa_data_dir` (required: the directory of the release files), `neoqa_decryption_key` (the
 release's is 23456), `neoqa_config` (`neoqa`, `optimal-evidence` or `context-ablation`),
 `neoqa_split` (`test` or `dev`), `neoqa_seed` (answer-option and document shuffles) and `neoqa_cache_dir`.
+Or `neoqa_generate`: a generated configuration's name (`t200_s1`, optionally `_optimal-evidence` etc.), made on
+the spot with no release files (a new seed, a new set); `neoqa_resolved` then records its name and settings.
 
 License (CC BY-ND 4.0): a document holds ids only (instance, question, articles) and the text lives in
 `texts`; after the model has answered, `NeoQATask` replaces each prompt by a one-line marker with the
@@ -19,7 +21,7 @@ import hashlib
 import json
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -58,7 +60,10 @@ __all__ = [  # what the task YAMLs name (tasks/utils.py makes these visible to l
 
 PREFIX = "neoqa_"
 BENCHMARK = "neoqa"
-_KEYS = ("data_dir", "decryption_key", "config", "split", "seed", "cache_dir")
+RESOLVED = "resolved"
+"""The metadata key the tasks fill in (never read): the configuration evaluated and, when generated, every setting,
+so lm_eval's results file says which set was evaluated (as phantom_wiki_resolved does)."""
+_KEYS = ("data_dir", "decryption_key", "config", "split", "seed", "cache_dir", "generate", RESOLVED)
 METRICS: tuple[str, ...] = ("adt_score", "accuracy_answerable", "accuracy_deflection", "accuracy")
 CATEGORY_METRICS: dict[str, str] = {
     "accuracy_" + category.replace("-", "_").replace("/", "_"): category for category in metrics.NEOQA_CATEGORIES
@@ -68,44 +73,88 @@ CATEGORY_METRICS: dict[str, str] = {
 
 @dataclass(frozen=True)
 class Release:
-    """Which release files, which instance set and split, and how to shuffle and cache them."""
+    """Which release files (or which generated configuration), which instance set and split, how to shuffle and
+    cache them."""
 
-    data_dir: str
+    data_dir: str | None
     decryption_key: int | str | None
     config: str
     split: str
     seed: int
     cache_dir: str | None
+    generated: str | None = None  # a generated configuration's name without subset, e.g. t200_s1
 
     def key(self) -> str:
         """A key naming this release's texts in this process (no text in it)."""
-        fields = [
-            str(Path(self.data_dir).expanduser().resolve()),
-            self.decryption_key,
-            self.config,
-            self.split,
-            self.seed,
-        ]
+        source = self.generated or str(Path(str(self.data_dir)).expanduser().resolve())
+        fields = [source, self.decryption_key, self.config, self.split, self.seed]
         return (
             f"neoqa_{self.config}_{self.split}_s{self.seed}#"
             + hashlib.sha256(json.dumps(fields).encode()).hexdigest()[:12]
         )
 
+    def load(self, subset: str, **kwargs: Any) -> Any:
+        """One configuration's rows from this source: an instance set, or the news."""
+        import neoqa
+
+        if self.generated is not None:
+            return neoqa.load_dataset(
+                f"{self.generated}_{subset}", split=self.split, cache_dir=self.cache_dir, **kwargs
+            )
+        return neoqa.load_dataset(
+            subset,
+            split=self.split,
+            data_dir=self.data_dir,
+            decryption_key=self.decryption_key,
+            cache_dir=self.cache_dir,
+            **kwargs,
+        )
+
+
+def _generated(ours: Mapping[str, Any]) -> Release:
+    """The generated configuration `neoqa_generate` names; its instance set is the name's subset or neoqa_config."""
+    from builders.neoqa.settings import INSTANCE_SUBSETS, SPLIT, format_name, settings_from
+
+    name = ours["generate"]
+    if ours.get("data_dir") or ours.get("decryption_key") is not None:
+        raise TaskSetupError(
+            f"{PREFIX}generate={name!r} reads no release files: leave out {PREFIX}data_dir and {PREFIX}decryption_key"
+        )
+    try:
+        settings, subset = settings_from(name)
+    except ValueError as error:
+        raise TaskSetupError(f"{PREFIX}generate: {error}") from None
+    config = subset if name.endswith("_" + subset) else ours.get("config", "neoqa")
+    if config not in INSTANCE_SUBSETS:
+        raise TaskSetupError(f"{PREFIX}generate={name!r}: choose an instance set, one of {', '.join(INSTANCE_SUBSETS)}")
+    if ours.get("split", SPLIT) != SPLIT:
+        raise TaskSetupError(f"{PREFIX}split={ours['split']!r}: a generated configuration has one split, {SPLIT!r}")
+    resolved = ours.get(RESOLVED)
+    if isinstance(resolved, dict):
+        resolved.clear()
+        resolved.update({"configuration": format_name(settings, config), **asdict(settings)})
+    return Release(None, None, config, SPLIT, settings.seed, ours.get("cache_dir"), format_name(settings))
+
 
 def release_from(metadata: Mapping[str, Any]) -> Release:
-    """The release the `neoqa_*` metadata keys describe; anything wrong is a one-line TaskSetupError."""
+    """The release (or generated configuration) the `neoqa_*` metadata keys describe; anything wrong is a one-line
+    TaskSetupError."""
     ours = {key[len(PREFIX) :]: value for key, value in metadata.items() if key.startswith(PREFIX)}
+    ours = {key: value for key, value in ours.items() if value is not None}  # the YAML's nulls: not given
     unknown = sorted(set(ours) - set(_KEYS))
     if unknown:
         raise TaskSetupError(
             f"unknown metadata key {PREFIX}{unknown[0]}; the keys are " + ", ".join(PREFIX + key for key in _KEYS)
         )
+    require_strings(ours, PREFIX, ("data_dir", "config", "split", "cache_dir", "generate"))
+    if ours.get("generate"):
+        return _generated(ours)
     if not ours.get("data_dir"):
         raise TaskSetupError(
             "NeoQA needs its release files: pass --metadata "
-            '\'{"neoqa_data_dir": "<directory of dev/test.*.jsonl>", "neoqa_decryption_key": 23456}\''
+            '\'{"neoqa_data_dir": "<directory of dev/test.*.jsonl>", "neoqa_decryption_key": 23456}\', '
+            'or a generated configuration: \'{"neoqa_generate": "t200_s1"}\''
         )
-    require_strings(ours, PREFIX, ("data_dir", "config", "split", "cache_dir"))
     secret = ours.get("decryption_key")
     if secret is not None and (isinstance(secret, bool) or not isinstance(secret, (int, str))):
         raise TaskSetupError(f"{PREFIX}decryption_key={secret!r} must be a whole number or a string, e.g. 23456")
@@ -120,6 +169,10 @@ def release_from(metadata: Mapping[str, Any]) -> Release:
         engine.check_config(config, split)
     except ValueError as error:
         raise TaskSetupError(f"{PREFIX}split: {error}") from None
+    resolved = ours.get(RESOLVED)
+    if isinstance(resolved, dict):
+        resolved.clear()
+        resolved.update({"configuration": config, "split": split, "seed": seed, "source": "the official release"})
     return Release(str(ours["data_dir"]), ours.get("decryption_key"), config, split, seed, ours.get("cache_dir"))
 
 
@@ -127,18 +180,11 @@ def neoqa_load(**metadata: Any) -> Any:
     """Instances of one split as id-only documents (answerable and must-deflect interleaved); texts held in `texts`."""
     import datasets
 
-    import neoqa
-
     release = release_from(metadata)
-    source: dict[str, Any] = {
-        "split": release.split,
-        "data_dir": release.data_dir,
-        "decryption_key": release.decryption_key,
-        "cache_dir": release.cache_dir,
-    }
     try:
-        rows = neoqa.load_dataset(release.config, seed=release.seed, include_documents=False, **source).to_list()
-        news = neoqa.load_dataset("news", **source)
+        rows = release.load(release.config, seed=None if release.generated else release.seed, include_documents=False)
+        rows = rows.to_list()
+        news = release.load("news")
     except (ValueError, FileNotFoundError) as error:
         raise TaskSetupError(f"neoqa: {error}") from None
     key = keep(

@@ -35,6 +35,8 @@ from builders.neoqa.release import (
     release_filename,
     strip_markup,
 )
+from builders.neoqa.settings import GRAMMAR, ConfigError, is_generated_name, parse_name
+from builders.neoqa.settings import SPLIT as GENERATED_SPLIT
 
 CONFIG_NAMES: tuple[str, ...] = RAW_KINDS + INSTANCE_SETS
 CONFIG_SPLITS: dict[str, tuple[str, ...]] = {
@@ -45,8 +47,18 @@ CONFIG_SPLITS: dict[str, tuple[str, ...]] = {
 
 def check_config(name: str, split: str | None = None) -> None:
     """Raise a one-line ValueError for an unknown configuration or a split it does not have."""
+    if is_generated_name(name):
+        parse_name(name)
+        if split is not None and split != GENERATED_SPLIT:
+            raise ConfigError(
+                f"generated NeoQA configuration {name!r} has one split, {GENERATED_SPLIT!r}, not {split!r}"
+            )
+        return
     if name not in CONFIG_SPLITS:
-        raise ValueError(f"unknown NeoQA configuration {name!r}; choose one of {', '.join(CONFIG_NAMES)}")
+        raise ValueError(
+            f"unknown NeoQA configuration {name!r}; choose one of {', '.join(CONFIG_NAMES)} (the release) or a "
+            f"generated one, {GRAMMAR}"
+        )
     if split is not None and split not in CONFIG_SPLITS[name]:
         raise ValueError(
             f"NeoQA configuration {name!r} has no split {split!r}; its splits are {', '.join(CONFIG_SPLITS[name])}"
@@ -108,6 +120,9 @@ __all__ = [
     "ABLATION_SIZES",
     "CONFIG_NAMES",
     "CONFIG_SPLITS",
+    "GENERATED_SPLIT",
+    "GRAMMAR",
+    "ConfigError",
     "DEFAULT_HUB_REPO",
     "DEFLECTION_OPTION",
     "INSUFFICIENT",
@@ -119,6 +134,7 @@ __all__ = [
     "PreparedSplit",
     "check_config",
     "files_needed",
+    "is_generated_name",
     "fingerprint",
     "parse_answer",
     "strip_markup",

@@ -97,12 +97,6 @@ def is_sufficient(articles: Iterable[Article], items: Sequence[str]) -> bool:
     return all(any(article.states(item) for article in articles) for item in items)
 
 
-def unmentioned_items(articles: Iterable[Article], items: Sequence[str]) -> list[str]:
-    """Return the required items that none of the articles mentions (in ``items`` order)."""
-    articles = list(articles)
-    return [item for item in items if not any(article.mentions(item) for article in articles)]
-
-
 def family_shuffled(seed: int, purpose: str, family_id: str, items: Iterable[T]) -> list[T]:
     """`items` shuffled by the family's stream for `purpose` (builders.rng: the same order on every machine)."""
     return shuffled(stream(seed, "neoqa", purpose, family_id), list(items))
@@ -157,17 +151,35 @@ class InstanceBuilder:
         for article in self.articles.values():
             self.by_timeline[article.timeline_id].append(article)
         self.families = families_from_rows(question_rows)
+        self._past: dict[tuple[str, str], list[Article]] = {}  # (timeline, date) -> past articles: sets share them
+        self._minimal: dict[str, list[str] | None] = {}  # question id -> its minimal set: two sets ask for it
+        self._options: dict[str, list[str]] = {}  # family id -> its option order: every instance asks for it
+        self._mentioning: dict[str, set[str]] = defaultdict(set)  # item -> ids of the articles that mention it
+        for article in self.articles.values():
+            for item in article.used | article.unsure:
+                self._mentioning[item].add(article.article_id)
 
     # ------------------------------------------------------------------ shared pieces
 
     def past_articles(self, question: Mapping[str, Any]) -> list[Article]:
         """All articles of the question's timeline dated on or before the question date, in canonical order."""
-        timeline = self.by_timeline.get(question["timeline_id"], [])
-        return _canonical_order(a for a in timeline if a.date <= question["date"])
+        key = (question["timeline_id"], question["date"])
+        if key not in self._past:
+            timeline = self.by_timeline.get(question["timeline_id"], [])
+            self._past[key] = _canonical_order(a for a in timeline if a.date <= question["date"])
+        return list(self._past[key])
+
+    def unmentioned(self, article_ids: Iterable[str], items: Sequence[str]) -> list[str]:
+        """The required items that none of these articles (by id) mentions, in `items` order."""
+        shown = set(article_ids)
+        return [item for item in items if self._mentioning[item].isdisjoint(shown)]
 
     def option_order(self, family: Family) -> list[str]:
         """The family's answer options in one seeded order shared by all its instances."""
-        return family_shuffled(self.seed, "options", family.family_id, family.parent["answer_options"])
+        if family.family_id not in self._options:
+            options = family.parent["answer_options"]
+            self._options[family.family_id] = family_shuffled(self.seed, "options", family.family_id, options)
+        return list(self._options[family.family_id])
 
     def member_options(self, family: Family, question: Mapping[str, Any]) -> list[str]:
         """Options for one family member: the family order when its options are the same set (as released)."""
@@ -189,6 +201,12 @@ class InstanceBuilder:
 
     def minimal_sufficient_set(self, question: Mapping[str, Any]) -> list[str] | None:
         """The question's minimal sufficient article set (two articles preferred), or None when none checks out."""
+        if question["question_id"] not in self._minimal:
+            self._minimal[question["question_id"]] = self._minimal_set(question)
+        found = self._minimal[question["question_id"]]
+        return None if found is None else list(found)
+
+    def _minimal_set(self, question: Mapping[str, Any]) -> list[str] | None:
         candidates = [question["sufficient_article_ids"], *question["all_sufficient_article_id_combinations"]]
         valid: list[list[str]] = []
         for combination in candidates:
@@ -262,7 +280,7 @@ class InstanceBuilder:
         variants = []
         for removed in minimal:
             remaining = [i for i in shown if i != removed]
-            missing = unmentioned_items((self.articles[i] for i in remaining), question["evidence_ids"])
+            missing = self.unmentioned(remaining, question["evidence_ids"])
             if not missing:  # the rest still (possibly) conveys every required item: not a clean gap
                 continue
             variants.append(
@@ -294,7 +312,8 @@ class InstanceBuilder:
             rows.append(sufficient)
             variants: dict[tuple[str, ...], dict[str, Any]] = {}
             for item in _unique(question["evidence_ids"]):
-                remaining = tuple(i for i in shown if not self.articles[i].mentions(item))
+                mentioning = self._mentioning[item]
+                remaining = tuple(i for i in shown if i not in mentioning)
                 if remaining in variants:  # same articles removed for another item: one instance
                     continue
                 variants[remaining] = self._instance(
@@ -302,10 +321,8 @@ class InstanceBuilder:
                     question,
                     INSUFFICIENT,
                     remaining,
-                    removed_article_ids=[i for i in shown if self.articles[i].mentions(item)],
-                    missing_evidence_ids=unmentioned_items(
-                        (self.articles[i] for i in remaining), question["evidence_ids"]
-                    ),
+                    removed_article_ids=[i for i in shown if i in mentioning],
+                    missing_evidence_ids=self.unmentioned(remaining, question["evidence_ids"]),
                 )
             rows.extend(variants.values())
             rows.extend(self._with_children(family, sufficient))
@@ -333,11 +350,8 @@ class InstanceBuilder:
 
     def irrelevant_candidates(self, question: Mapping[str, Any], minimal: Sequence[str]) -> list[Article]:
         """Past articles outside the minimal set that mention none of the required items, in canonical order."""
-        return [
-            a
-            for a in self.past_articles(question)
-            if a.article_id not in minimal and not any(a.mentions(i) for i in question["evidence_ids"])
-        ]
+        relevant = set(minimal).union(*(self._mentioning[i] for i in question["evidence_ids"]))
+        return [a for a in self.past_articles(question) if a.article_id not in relevant]
 
     def context_ablation(self, sizes: Sequence[int] = ABLATION_SIZES) -> list[dict[str, Any]]:
         """The long-context ablation (appendix E.3): two relevant articles plus nested irrelevant samples."""

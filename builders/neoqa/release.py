@@ -52,6 +52,8 @@ _MARKUP = re.compile(r"\{([^{}|]+?)\s*\|\s*([A-Za-z]+-\d+)\s*\}")
 
 def strip_markup(text: str) -> str:
     """Replace entity markup ``{Name|TYPE-n}`` by the plain name, the text a model should read."""
+    if "{" not in text:  # most text has none: skip the regex
+        return text
     return _MARKUP.sub(lambda match: match.group(1).strip(), text)
 
 
@@ -340,6 +342,52 @@ def _present(root: str | Path, split: str, kind: str, key: int | str | None) -> 
         return None
 
 
+OFFICIAL_DEV_TIMELINES: frozenset[str] = frozenset({"sports:13:1", "health:12:0", "local-news:12:8"})
+"""The official release's dev split (spec/neoqa.md): a data_dir whose dev timelines are these is the release."""
+OFFICIAL_COUNTS: dict[str, dict[str, int]] = {
+    "dev": {"timelines": 3, "news": 3 * 10 * 12},
+    "test": {"timelines": 12, "news": 12 * 10 * 12},
+}
+"""Records per file of the official release: 3 dev and 12 test timelines (paper, section 4.3), 10 events each and 12
+articles per event (section 3). The paper's 7,348 questions (Table 2) are not split per file, so they are checked
+together (OFFICIAL_QUESTIONS)."""
+OFFICIAL_QUESTIONS = 839 + 678 + 2_879 + 2_952  # multi-hop, time-span, false premise, uncertain specificity (Table 2)
+
+
+def _is_official(root: str | Path, key: int | str | None) -> bool:
+    """True when `root` holds the official release: its dev timelines are the release's three."""
+    try:
+        dev = read_rows(root, "dev", "timelines", key)
+    except ReleaseFileNotFoundError:
+        return False
+    return {row["timeline_id"] for row in dev} <= OFFICIAL_DEV_TIMELINES and bool(dev)
+
+
+def check_official_counts(root: str | Path, split: str, key: int | str | None, rows: dict[str, list[Any]]) -> None:
+    """Refuse an official release file holding fewer records than the release and paper state: one line naming
+    the file and both counts. A file the release does not come from (fixtures, other data) is not held to them."""
+    if not _is_official(root, key):
+        return
+    for kind, expected in OFFICIAL_COUNTS[split].items():
+        if kind in rows and len(rows[kind]) < expected:
+            raise ReleaseFormatError(
+                f"{release_filename(split, kind)} holds {len(rows[kind])} records but the official release has "
+                f"{expected}: the file is cut short or damaged; download the release again"
+            )
+    if "questions" in rows:
+        other = "test" if split == "dev" else "dev"
+        try:
+            total = len(rows["questions"]) + len(read_rows(root, other, "questions", key))
+        except ReleaseFileNotFoundError:
+            return
+        if total < OFFICIAL_QUESTIONS:
+            raise ReleaseFormatError(
+                f"{release_filename('dev', 'questions')} and {release_filename('test', 'questions')} hold {total} "
+                f"questions but the official release has {OFFICIAL_QUESTIONS} (paper, Table 2): a file is cut short "
+                "or damaged; download the release again"
+            )
+
+
 def check_complete(root: str | Path, split: str, key: int | str | None) -> None:
     """Refuse a split whose files do not hold each other whole: a file cut at a line boundary still parses.
 
@@ -353,6 +401,8 @@ def check_complete(root: str | Path, split: str, key: int | str | None) -> None:
     timelines = _present(root, split, "timelines", key)
     news = _present(root, split, "news", key)
     questions = _present(root, split, "questions", key)
+    present = {"timelines": timelines, "news": news, "questions": questions}
+    check_official_counts(root, split, key, {kind: rows for kind, rows in present.items() if rows is not None})
     if timelines is not None and news is not None:
         _check_news(timelines, news, split)
     if questions is not None:

@@ -1,0 +1,117 @@
+"""Generated NeoQA configurations: release-schema records from `Settings`, then rows as the release's are made.
+
+Each timeline is generated on its own (world, articles, questions, from its own seeded streams), its records go
+through the same validation as the official release's (builders/neoqa/release.py), and its instance sets are
+made by the same appendix-E code (builders/neoqa/instances.py). Timelines are independent, so rows are produced
+one timeline at a time: memory holds one timeline, and the rows equal those made from all records at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from builders.neoqa.articles import news_records
+from builders.neoqa.instances import InstanceBuilder
+from builders.neoqa.questions import multi_hop_records, time_span_records
+from builders.neoqa.release import news_row, question_row, timeline_row
+from builders.neoqa.settings import RAW_SUBSETS, Settings
+from builders.neoqa.timeline import timeline_record
+from builders.neoqa.world import draw_world
+
+LICENSE = "cc-by-4.0"
+LICENSE_NOTICE = (
+    "Generated NeoQA-style data (fictional timelines, articles and questions drawn from word lists and templates, "
+    "no LLM and no NeoQA release text): ours, CC BY 4.0."
+)
+
+
+def timeline_records(
+    settings: Settings, index: int, kinds: tuple[str, ...] = RAW_SUBSETS
+) -> dict[str, list[dict[str, Any]]]:
+    """The release records of timeline `index`: those of `kinds` (timelines, news, questions)."""
+    world = draw_world(settings.seed, index, settings.events, settings.items_per_event)
+    records: dict[str, list[dict[str, Any]]] = {}
+    if "timelines" in kinds:
+        records["timelines"] = [timeline_record(world)]
+    news = news_records(world, settings.seed, settings.articles_per_event)
+    if "news" in kinds:
+        records["news"] = news
+    if "questions" in kinds:
+        questions = multi_hop_records(world, settings.seed, news, settings.multi_hop)
+        records["questions"] = questions + time_span_records(world, settings.seed, news, settings.time_span)
+    return records
+
+
+def release_records(settings: Settings) -> dict[str, list[dict[str, Any]]]:
+    """Every timeline's records, as the release's three files would hold them."""
+    records: dict[str, list[dict[str, Any]]] = {kind: [] for kind in RAW_SUBSETS}
+    for index in range(settings.timelines):
+        for kind, rows in timeline_records(settings, index).items():
+            records[kind].extend(rows)
+    return records
+
+
+_ROW = {"timelines": timeline_row, "news": news_row, "questions": question_row}
+
+
+def timeline_rows(
+    settings: Settings, index: int, kinds: tuple[str, ...] = RAW_SUBSETS
+) -> dict[str, list[dict[str, Any]]]:
+    """Timeline `index`'s records of `kinds` as validated rows (markup stripped, as release.read_rows gives them)."""
+    return {
+        kind: [_ROW[kind](record, f"generated {kind} of timeline {index}") for record in records]
+        for kind, records in timeline_records(settings, index, kinds).items()
+    }
+
+
+def subset_rows(settings: Settings, index: int, subsets: tuple[str, ...]) -> dict[str, list[dict[str, Any]]]:
+    """Timeline `index`'s rows of each subset in `subsets` (instance rows hold article ids, not texts)."""
+    kinds = tuple(
+        kind for kind in RAW_SUBSETS if kind in subsets or kind != "timelines" and set(subsets) - set(RAW_SUBSETS)
+    )
+    rows = timeline_rows(settings, index, kinds)
+    made = {subset: rows[subset] for subset in subsets if subset in RAW_SUBSETS}
+    instance_sets = [subset for subset in subsets if subset not in RAW_SUBSETS]
+    if instance_sets:
+        builder = InstanceBuilder(rows["questions"], rows["news"], seed=settings.seed)
+        made.update({subset: builder.build(subset) for subset in instance_sets})
+    return made
+
+
+def _document(row: dict[str, Any]) -> dict[str, Any]:
+    return {key: row[key] for key in ("article_id", "headline", "date", "passages")}
+
+
+class GeneratedSplit:
+    """The one split of a generated configuration; iterate it for the rows (made one timeline at a time)."""
+
+    def __init__(
+        self, settings: Settings, subset: str, include_documents: bool = True, timelines: Sequence[int] | None = None
+    ) -> None:
+        """Remember what to make (`timelines`: these timelines only, in order; all by default); nothing is
+        generated until iterated."""
+        self.settings, self.subset, self.include_documents = settings, subset, include_documents
+        self.timelines = list(range(settings.timelines)) if timelines is None else list(timelines)
+
+    def part(self, timelines: Sequence[int]) -> GeneratedSplit:
+        """The same split restricted to some timelines (a process's share when `datasets` builds with num_proc)."""
+        return GeneratedSplit(self.settings, self.subset, self.include_documents, timelines)
+
+    def keyed(self) -> Iterator[tuple[str, dict[str, Any]]]:
+        """The rows with keys unique across the split: timeline, then position within it."""
+        for index in self.timelines:
+            for position, row in enumerate(self.part([index])):
+                yield f"{index}-{position}", row
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        """Yield the subset's rows, timeline by timeline."""
+        for index in self.timelines:
+            if self.subset in RAW_SUBSETS:
+                yield from subset_rows(self.settings, index, (self.subset,))[self.subset]
+                continue
+            rows = timeline_rows(self.settings, index, ("news", "questions"))
+            articles = {row["article_id"]: _document(row) for row in rows["news"]}
+            for row in InstanceBuilder(rows["questions"], rows["news"], seed=self.settings.seed).build(self.subset):
+                shown = row["use_evidence_documents"]
+                yield {**row, "documents": [articles[i] for i in shown] if self.include_documents else []}

@@ -1,0 +1,94 @@
+"""A generated world as the release's timeline record: events with dated outline items, and per event a snapshot of
+every entity known so far, whose knowledge base (`kb`: the latest object of each relation) changes as events unfold.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from builders.neoqa.articles import sentence
+from builders.neoqa.world import Entity, Fact, World, data
+
+
+def _description(entity: Entity, world: World) -> str:
+    return f"A fictional {entity.kind} in the {world.genre['category'].lower()} timeline {world.timeline_id}."
+
+
+def _kb_update(kb: dict[str, dict[str, str]], fact: Fact) -> None:
+    kb.setdefault(fact.subject.id, {})[fact.relation] = fact.object_text()
+
+
+def _snapshot(world: World, event: int, kb: dict[str, dict[str, str]], updates: dict[str, str]) -> dict[str, Any]:
+    """The entities known after `event`, grouped by type as released, each with its history and knowledge base."""
+    known: dict[str, Entity] = {}
+    history: dict[str, list[dict[str, Any]]] = {}
+    for fact in world.facts:
+        if fact.event > event:
+            break
+        for entity in fact.entities():
+            known.setdefault(entity.id, entity)
+            history.setdefault(entity.id, []).append(
+                {"created_at": fact.event, "event_update": updates[fact.item_id], "date": fact.day.isoformat()}
+            )
+    grouped: dict[str, list[dict[str, Any]]] = {kind: [] for kind in data("world")["cast"]}
+    for entity in sorted(known.values(), key=lambda e: (e.kind, int(e.id.split("-")[1]))):
+        grouped[entity.kind].append(
+            {
+                "id": entity.id,
+                "name": entity.name,
+                "entity_class": entity.kind,
+                "description": _description(entity, world),
+                "history": history[entity.id],
+                "kb": dict(sorted(kb.get(entity.id, {}).items())),
+            }
+        )
+    return {
+        "created_at": event,
+        "for_event": f"{world.timeline_id}:E{event}",
+        "date": world.dates[event].isoformat(),
+        "named_entities": grouped,
+    }
+
+
+def timeline_record(world: World) -> dict[str, Any]:
+    """The release's timeline record for a generated world."""
+    genre = world.genre
+    events: list[dict[str, Any]] = []
+    snapshots: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    kb: dict[str, dict[str, str]] = {}
+    outline = {fact.item_id: sentence(fact) for fact in world.facts}
+    updates = {fact.item_id: sentence(fact, marked=False) for fact in world.facts}  # history in plain text
+    for event, day in enumerate(world.dates):
+        facts = world.event_facts(event)
+        used: list[dict[str, Any]] = []
+        for entity in (entity for fact in facts for entity in fact.entities()):
+            if entity.id not in {u["id"] for u in used}:
+                used.append({"id": entity.id, "new": entity.id not in seen})
+        seen.update(u["id"] for u in used)
+        for fact in facts:
+            _kb_update(kb, fact)
+        events.append(
+            {
+                "event_id": f"{world.timeline_id}:E{event}",
+                "created_at": event,
+                "date": day.isoformat(),
+                "initial_summary": f"Event {event + 1} of {genre['event_types'][world.event_type].lower()} "
+                f"involving {facts[0].subject.marked()}.",
+                "used_named_entities": used,
+                "outline": [{"sentence": outline[fact.item_id], "id": fact.item_id, "pos": fact.pos} for fact in facts],
+            }
+        )
+        snapshots.append(_snapshot(world, event, kb, updates))
+    return {
+        "timeline_id": world.timeline_id,
+        "genre": {"category": genre["category"], "genre_id": genre["genre_id"]},
+        "event_type": {
+            "category": genre["event_types"][world.event_type],
+            "event_type_id": f"{genre['genre_id']}:{world.event_type}",
+        },
+        "initial_summary": f"A fictional {genre['category'].lower()} storyline: "
+        f"{genre['event_types'][world.event_type].lower()}.",
+        "events": events,
+        "named_entity_snapshots": snapshots,
+    }

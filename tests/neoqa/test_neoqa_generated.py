@@ -1,0 +1,280 @@
+"""Generated NeoQA (t{timelines}[_e{events}]_s{seed}[_{subset}]): deterministic, in the release's schema, and every
+label exact — checked against a reader of the text (builders.neoqa.textcheck), not against the generator's records."""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import json
+import re
+from collections import Counter
+
+import pytest
+
+import neoqa
+from builders.neoqa import textcheck
+from builders.neoqa.generate import GeneratedSplit, release_records, subset_rows, timeline_rows
+from builders.neoqa.instances import CHILDREN_PER_CATEGORY, InstanceBuilder
+from builders.neoqa.release import read_rows
+from builders.neoqa.settings import INSTANCE_SUBSETS, SUBSETS, ConfigError, Settings, format_name, settings_from
+from encryption.neoqa_codec import write_jsonl
+
+SMALL = "t3_s1"
+
+
+@pytest.fixture(scope="module")
+def timelines() -> list[dict[str, list[dict]]]:
+    """Every subset's rows of each timeline of the small configuration."""
+    settings, _ = settings_from(SMALL)
+    return [subset_rows(settings, index, SUBSETS) for index in range(settings.timelines)]
+
+
+def digest(rows: object) -> str:
+    return hashlib.sha256(json.dumps(rows, sort_keys=True).encode()).hexdigest()
+
+
+# ------------------------------------------------------------------ names and settings
+
+
+def test_a_name_parses_once_into_settings_and_back():
+    settings, subset = settings_from("t50_e8_s3_questions", multi_hop=2)
+    assert (settings.timelines, settings.events, settings.seed, settings.multi_hop, subset) == (
+        50,
+        8,
+        3,
+        2,
+        "questions",
+    )
+    assert format_name(settings, subset) == "t50_e8_s3_questions"
+    assert format_name(settings_from("t200_s1")[0]) == "t200_s1"
+
+
+@pytest.mark.parametrize(
+    "name, knobs, says",
+    [
+        ("t3_s1_nonsense", {}, "unknown subset 'nonsense'"),
+        ("t03_s1", {}, "does not match the grammar"),
+        ("t0_s1", {}, r"timelines=0 is out of range: expected 1 to 100000"),
+        ("t3_e1_s1", {}, r"events=1 is out of range"),
+        ("t3_s1", {"articles_per_event": 0}, "articles_per_event=0 is out of range"),
+        ("t3_s1", {"multi_hop": 2.5}, "multi_hop=2.5 must be a whole number"),
+        ("t3_s1", {"seed": 2}, "seed=2 contradicts the configuration name 't3_s1'"),
+        ("t3_s1", {"colour": 1}, "unknown NeoQA setting 'colour'"),
+    ],
+)
+def test_a_bad_name_or_value_is_one_line(name, knobs, says):
+    with pytest.raises(ConfigError, match=says) as error:
+        settings_from(name, **knobs)
+    assert "\n" not in str(error.value)
+
+
+def test_load_dataset_refuses_in_one_line_before_generating(tmp_path):
+    for name, kwargs, says in [
+        ("t3_s1", {"split": "dev"}, "has one split, 'test'"),
+        ("t3_s1", {"data_dir": str(tmp_path)}, "reads no release files: leave out data_dir"),
+        ("t3_s1", {"colour": 1}, "unknown NeoQA setting 'colour'"),
+        ("news", {"multi_hop": 2, "data_dir": str(tmp_path)}, "multi_hop is a setting of generated configurations"),
+    ]:
+        with pytest.raises(ConfigError, match=says) as error:
+            neoqa.load_dataset(name, cache_dir=str(tmp_path / "cache"), **kwargs)
+        assert "\n" not in str(error.value)
+
+
+def test_list_names_the_grammar_and_every_setting_once(capsys):
+    assert neoqa.main(["list"]) == 0
+    out = capsys.readouterr().out
+    assert "t{timelines}[_e{events}]_s{seed}[_{subset}]" in out
+    for name in ("timelines", "seed", "events", *Settings.knobs()):
+        assert len(re.findall(rf"^  {name} ", out, re.M)) == 1
+
+
+# ------------------------------------------------------------------ determinism and subsets
+
+
+def test_the_same_name_gives_the_same_bytes_and_another_seed_other_bytes(timelines):
+    settings, _ = settings_from(SMALL)
+    other, _ = settings_from("t3_s2")
+    assert digest(timelines) == digest([subset_rows(settings, i, SUBSETS) for i in range(3)])
+    assert digest(timelines[0]["news"]) != digest(timeline_rows(other, 0, ("news",))["news"])
+
+
+@pytest.mark.parametrize("subset", SUBSETS)
+def test_every_subset_loads_through_datasets_the_same_twice(tmp_path, subset):
+    name = f"t2_s5_{subset}"
+    one = neoqa.load_dataset(name, split="test", cache_dir=str(tmp_path / "a"), include_documents=False)
+    two = neoqa.load_dataset(name, split="test", cache_dir=str(tmp_path / "b"), include_documents=False)
+    assert len(one) > 0 and list(one.features) == list(neoqa.FEATURES[subset])
+    assert digest(one.to_list()) == digest(two.to_list())
+    if subset in INSTANCE_SUBSETS:
+        assert (
+            {"sufficient", "insufficient"} <= set(one["answerable"]) <= {"sufficient", "insufficient", "unanswerable"}
+        )
+
+
+def test_num_proc_processes_share_the_timelines_and_make_the_same_rows(tmp_path):
+    one = neoqa.load_dataset("t4_s2_questions", split="test", cache_dir=str(tmp_path / "a"))
+    two = neoqa.load_dataset("t4_s2_questions", split="test", cache_dir=str(tmp_path / "b"), num_proc=2)
+    assert one.to_list() == two.to_list()
+
+
+def test_the_default_subset_is_the_main_instance_set_with_documents(tmp_path):
+    rows = neoqa.load_dataset("t1_s1", split="test", cache_dir=str(tmp_path))
+    assert rows[0]["documents"] and [d["article_id"] for d in rows[0]["documents"]] == rows[0]["use_evidence_documents"]
+
+
+# ------------------------------------------------------------------ the release's format
+
+
+def test_generated_records_round_trip_through_release_files(tmp_path):
+    """Written as release files and read back by the release reader, the records give the same rows and the same
+    instance sets as the generated configuration: the format is the release's."""
+    settings, _ = settings_from(SMALL)
+    for kind, records in release_records(settings).items():
+        write_jsonl(tmp_path / f"test.{kind}.jsonl", records, key=23456)
+    read = {kind: read_rows(tmp_path, "test", kind, 23456) for kind in ("timelines", "news", "questions")}
+    generated = [timeline_rows(settings, index) for index in range(settings.timelines)]
+    for kind, rows in read.items():
+        assert rows == [row for timeline in generated for row in timeline[kind]]
+    builder = InstanceBuilder(read["questions"], read["news"], seed=settings.seed)
+    for subset in INSTANCE_SUBSETS:
+        expected = [
+            {k: v for k, v in row.items() if k != "documents"} for row in GeneratedSplit(settings, subset, False)
+        ]
+        assert builder.build(subset) == expected
+
+
+def test_the_instance_sets_have_the_counts_appendix_e_prescribes(timelines):
+    for rows in timelines:
+        questions = {q["question_id"]: q for q in rows["questions"]}
+        children = Counter((q["parent_question_id"], q["category"]) for q in rows["questions"])
+        for subset in INSTANCE_SUBSETS:
+            families = Counter((r["question_family_id"], r["answerable"], r["category"]) for r in rows[subset])
+            sizes = 5 if subset == "context-ablation" else 1
+            for (family, answerable, category), count in families.items():
+                if answerable == "sufficient":
+                    assert count == sizes
+                if answerable == "unanswerable":
+                    assert count == sizes * min(CHILDREN_PER_CATEGORY, children[family, category])
+                if answerable == "insufficient":  # one per required item (two items, never stated together here)
+                    assert count <= sizes * len(questions[family]["evidence_ids"])
+        for row in rows["optimal-evidence"]:
+            if row["answerable"] == "sufficient":
+                assert sorted(row["use_evidence_documents"]) == sorted(row["sufficient_article_ids"])
+                assert len(row["use_evidence_documents"]) in (1, 2)
+        assert {len(r["irrelevant_article_ids"]) for r in rows["context-ablation"]} <= {0, 20, 40, 60, 80}
+
+
+def test_evidence_is_exact_no_article_is_unsure(timelines):
+    for rows in timelines:
+        assert all(article["unsure_evidences"] == [] for article in rows["news"])
+
+
+# ------------------------------------------------------------------ the text says what the labels say
+
+
+def test_every_article_states_exactly_its_used_items(timelines):
+    for rows in timelines:
+        outline = textcheck.outline_facts(rows["timelines"][0])
+        names = textcheck.known_names(rows["timelines"][0])
+        for article in rows["news"]:
+            assert textcheck.article_problems(article, outline, names) == []
+
+
+def test_the_text_checker_sees_an_extra_fact_a_missing_fact_and_a_stray_sentence(timelines):
+    rows = timelines[0]
+    outline = textcheck.outline_facts(rows["timelines"][0])
+    names = textcheck.known_names(rows["timelines"][0])
+    article = rows["news"][0]
+    other = next(item for item in rows["timelines"][0]["events"][1]["outline"])
+    extra = {**article, "passages": [*article["passages"], other["sentence"]]}
+    assert any("beyond its used_items" in p for p in textcheck.article_problems(extra, outline, names))
+    missing = {**article, "used_items": [*article["used_items"], other["id"]]}
+    assert any("does not state" in p for p in textcheck.article_problems(missing, outline, names))
+    stray = {**article, "passages": [*article["passages"], "The mayor resigned on Tuesday."]}
+    assert any("neither a fact" in p for p in textcheck.article_problems(stray, outline, names))
+
+
+def test_a_careful_reader_gets_every_instance_right(timelines):
+    """Exact labels: reading only the shown articles and checking every fact the question needs, a reader answers
+    the sufficient rows and refuses the insufficient and unanswerable ones."""
+    seen = Counter()
+    for rows in timelines:
+        reader = textcheck.CarefulReader(rows["news"])
+        for subset in INSTANCE_SUBSETS:
+            for row in rows[subset]:
+                assert reader.answer(row["question"], row["use_evidence_documents"]) == row["answer"], row
+                seen[row["category"], row["answerable"]] += 1
+                if row["answerable"] == "sufficient":
+                    assert reader.answer(row["question"], []) == "Unanswerable"
+    assert {key for key, count in seen.items() if count} >= {
+        ("multi-hop", "sufficient"),
+        ("multi-hop", "insufficient"),
+        ("time-span", "sufficient"),
+        ("time-span", "insufficient"),
+        ("false-premise", "unanswerable"),
+        ("uncertain-specificity", "unanswerable"),
+    }
+
+
+def test_answers_are_unique_among_the_items_up_to_the_question_date(timelines):
+    for rows in timelines:
+        timeline = rows["timelines"][0]
+        outline = textcheck.outline_facts(timeline)
+        event_of = {item["id"]: event["created_at"] for event in timeline["events"] for item in event["outline"]}
+        for question in rows["questions"]:
+            if question["category"] != "multi-hop":
+                continue
+            asked = textcheck.read_question(question["question"])
+            past = [fact for item, fact in outline.items() if event_of[item] <= question["created_at"]]
+            bridges = [f for f in past if (f.subject, f.relation) == (asked.subject, asked.bridge_relation)]
+            assert len(bridges) == 1
+            answers = [f.obj for f in past if (f.subject, f.relation) == (bridges[0].obj, asked.answer_relation)]
+            assert answers == [question["answer"]]
+            assert question["answer_options"].count(question["answer"]) == 1 and len(question["answer_options"]) == 7
+
+
+def test_time_span_answers_are_the_days_between_the_dates_the_articles_state(timelines):
+    checked = 0
+    for rows in timelines:
+        for question in (q for q in rows["questions"] if q["category"] == "time-span"):
+            days = []
+            for item in question["evidence_ids"]:
+                article = next(a for a in rows["news"] if item in a["used_items"] and a["date"] <= question["date"])
+                said = textcheck.article_facts(article)[0]
+                asked = textcheck.read_question(question["question"]).clauses
+                days += [f.day for f in said for clause in asked if (f.relation, f.subject, f.obj) == clause]
+            assert len(set(days)) == 2
+            assert question["answer"] == f"{abs((max(days) - min(days)).days)} days"
+            checked += 1
+    assert checked
+
+
+def test_premise_wordings_occur_in_answerable_and_refused_questions_alike():
+    """A day or a place in the bridge's description: true-premise controls (answerable) and false-premise or
+    uncertain-specificity variants (refused) in about equal numbers, so the wording does not tell the label."""
+    settings, _ = settings_from("t30_s4")
+    counts: Counter = Counter()
+    for index in range(settings.timelines):
+        for q in timeline_rows(settings, index, ("news", "questions"))["questions"]:
+            variant = q["meta"]["variant"]
+            if variant != "plain":
+                counts[q["meta"]["detail"], q["answer"] == "Unanswerable"] += 1
+    assert counts["date", False] == counts["date", True]
+    assert 0.6 < counts["place", False] / counts["place", True] < 1.6
+
+
+def test_dates_are_on_the_calendar_and_events_in_order(timelines):
+    for rows in timelines:
+        dates = [datetime.date.fromisoformat(e["date"]) for e in rows["timelines"][0]["events"]]
+        assert dates == sorted(dates) and len(set(dates)) == len(dates)
+
+
+def test_release_configurations_still_need_their_files(tmp_path):
+    with pytest.raises(FileNotFoundError, match="or name a generated configuration"):
+        neoqa.load_dataset("news", cache_dir=str(tmp_path))
+
+
+def test_rows_hold_plain_names_and_the_marked_text_keeps_the_entity_ids(timelines):
+    for rows in timelines:
+        for article in rows["news"]:
+            assert "{" not in json.dumps(article["passages"]) and "|" in json.dumps(article["passages_marked"])

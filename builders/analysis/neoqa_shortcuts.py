@@ -18,13 +18,30 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from .shortcuts import Finding, _fit_predict, _logistic, balanced_accuracy, refuse
+from .probing import UNHELD, Finding, balanced_accuracy, logistic
 
 Row = Mapping[str, Any]
 UNANSWERABLE = "Unanswerable"
+
+
+def _logistic() -> Any:
+    return logistic(scaled=False)
+
+
+def refuse(row: Row) -> str:
+    """The binary label: answer (sufficient) or refuse."""
+    return "answer" if row["answerable"] == "sufficient" else "refuse"
+
+
+def _fit_predict(
+    train: Sequence[Row], test: Sequence[Row], features: Callable[[Row], list[float]], label: Callable[[Row], str]
+) -> list[str]:
+    model = _logistic()
+    model.fit([features(r) for r in train], [label(r) for r in train])
+    return [str(p) for p in model.predict([features(r) for r in test])]
 
 
 def _question_predict(train: Sequence[Row], test: Sequence[Row], label: Any) -> list[str]:
@@ -101,7 +118,9 @@ def grouping(test: Sequence[Row]) -> Finding:
         for row in rows:
             guess[row["instance_id"]] = "answer" if len(row["use_evidence_documents"]) == most else "refuse"
     score = balanced_accuracy([refuse(r) for r in test], [guess[r["instance_id"]] for r in test])
-    return Finding("whole release: most articles of a question -> answer", "balanced accuracy", score, 0.5, False)
+    return Finding(
+        "whole release: most articles of a question -> answer", "balanced accuracy", score, 0.5, len(test), UNHELD
+    )
 
 
 def audit(train: Sequence[Row], test: Sequence[Row], ordered: Sequence[Row]) -> list[Finding]:
@@ -130,7 +149,8 @@ def audit(train: Sequence[Row], test: Sequence[Row], ordered: Sequence[Row]) -> 
             "balanced accuracy",
             balanced_accuracy(three, _question_predict(train, test, lambda r: r["answerable"])),
             1 / 3,
-            False,
+            len(test),
+            "(not held: the output is answer / refuse)",
         ),
         grouping(test),
     ]

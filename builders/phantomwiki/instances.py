@@ -655,7 +655,7 @@ def question_instances(evidence: Evidence, question: Question) -> Iterator[dict]
         shadows = stream(s.seed, "shadow", key)
         if s.instance_layout == "ablation":
             shadow = [] if plan.missing else evidence.shadow(shadows, plan.shown, targets, max(ABLATION_LEVELS))
-            order = shuffled(rng, pool)
+            order = [t for t in shuffled(rng, pool) if t not in shadow]  # a premise's person may link a shadow to it
             levels = [(f"ablation-{level}", order[:level]) for level in ABLATION_LEVELS if level <= len(pool)]
         else:
             shadow, distractors = _fixed_documents(evidence, plan, (rng, shadows), pool, targets, used, low)
@@ -698,7 +698,7 @@ def _fixed_documents(
         shadow = [] if plan.missing else evidence.shadow(shadows, plan.shown, targets, low - len(plan.shown))
         shown = plan.shown + shadow
         wanted = min(max(0, low + below(rng, high - low + 1) - len(shown)), len(pool))
-        distractors = shuffled(rng, pool)[:wanted]
+        distractors = [t for t in shuffled(rng, pool) if t not in shadow][:wanted]  # never a shadow twice
         if tuple(sorted(shown + distractors)) not in used:
             break
     return shadow, distractors

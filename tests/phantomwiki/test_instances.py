@@ -177,6 +177,8 @@ def test_no_two_rows_share_a_document_list_and_ids_name_no_label():
         assert all(re.fullmatch(r"[0-9a-f]{20}", i) for i in ids)
     lists = [tuple(d["title"] for d in r["documents"]) for r in instances("n500_s1")]
     assert len(set(lists)) == len(lists)
+    for name in ("n500_s1", "n500_s2"):  # nor does any row show a document twice (a shadow was once also drawn)
+        assert all(len({d["title"] for d in r["documents"]}) == len(r["documents"]) for r in instances(name))
     for rows in by_question(instances("n500_s1")).values():  # nor do two rows of a question with room for distractors
         sets = [frozenset(d["title"] for d in r["documents"]) for r in rows if r["num_distractors"]]
         assert len(set(sets)) == len(sets)

@@ -640,7 +640,10 @@ def question_instances(evidence: Evidence, question: Question) -> Iterator[dict]
     base, plans = family
     named = {title for plan in plans for title in plan.case.shown}
     smallest = min(len(plan.case.shown) - bool(plan.missing) for plan in plans)
-    most = max(ABLATION_LEVELS) if s.instance_layout == "ablation" else max(0, s.instance_documents - smallest)
+    low = _family_low(s, plans)  # every row of the family shows at least this many documents (fixed layout)
+    most = (
+        max(ABLATION_LEVELS) if s.instance_layout == "ablation" else max(0, max(s.instance_documents, low) - smallest)
+    )
     pool = evidence.distractors(question, sorted(named), most + POOL_SLACK) if most else []
     if s.long_context:
         yield from shuffled(stream(s.seed, "row order", question.id), _long_rows(evidence, question, base, plans, pool))
@@ -648,7 +651,6 @@ def question_instances(evidence: Evidence, question: Question) -> Iterator[dict]
     used: set[tuple[str, ...]] = set()
     rows = []
     targets = [evidence.mentions(plan.missing, plan.shown) for plan in plans if plan.missing]
-    low = _family_low(s, plans)
     for index, plan in enumerate(plans):
         key = _row_key(s, question, plan, index)
         rng = stream(s.seed, "instance", key)

@@ -66,11 +66,13 @@ def test_tool_names_are_spelled_only_in_the_tool_table():
 
 
 def test_tsv_data_files_are_read_only_by_builders_tsv():
-    """One reader: no other module opens a .tsv data file and splits it itself (figures.py reads its own tables)."""
+    """One reader: no other module opens a .tsv data file and splits it itself (figures.py reads its own tables; the
+    verifier, builders/verification, shares no code with the generator by design, so it reads its own data files)."""
     reader, figures = ROOT / "builders" / "tsv.py", ROOT / "leakproof_eval" / "figures.py"
+    verifier = ROOT / "builders" / "verification"
     for path in source_files():
         text = path.read_text(encoding="utf-8")
-        if path not in (reader, figures):
+        if path not in (reader, figures) and verifier not in path.parents:
             assert 'split("\\t")' not in text, f"{path.relative_to(ROOT)} splits lines at tabs itself"
 
 

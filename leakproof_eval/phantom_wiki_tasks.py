@@ -31,6 +31,7 @@ from builders.phantomwiki.config import ConfigError, Settings, format_name, pars
 from builders.publishing.source import PublishedUniverse
 
 from . import TaskSetupError, require_strings
+from .help import nearest
 from .ordering import interleaved, seeded_order
 from .phantom_wiki_release import RELEASE_KEYS, published, released_rows, wants_release
 from .texts import instruction_lines, keep, template, texts
@@ -133,7 +134,8 @@ def universe_from(metadata: Mapping[str, Any]) -> Universe:
     unknown = sorted(set(ours) - set(known))
     if unknown:
         raise TaskSetupError(
-            f"unknown metadata key {PREFIX}{unknown[0]}; the keys are " + ", ".join(PREFIX + key for key in known)
+            f"unknown metadata key {PREFIX}{unknown[0]}{nearest(PREFIX + unknown[0], [PREFIX + k for k in known])}; "
+            "the keys are " + ", ".join(PREFIX + key for key in known)
         )
     if "config" not in ours:
         raise TaskSetupError(f"metadata has no {PREFIX}config; give a universe name such as n500_s1")

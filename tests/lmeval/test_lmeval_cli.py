@@ -166,7 +166,7 @@ def test_local_chat_completions_with_a_chat_template_gets_the_same_prompts_and_s
                 "--metadata",
                 '{"phantom_wiki_config": "n50_s1"}',
             ],
-            "no model for this name found",
+            "--model no_such_model: no such model",
         ),
     ],
 )

@@ -124,6 +124,7 @@ DEFLECTION: str = "insufficient information"
 _DEFLECTION_PHRASES: tuple[str, ...] = (
     r"(?:insufficient|not enough|no) (?:information|evidence|data|context|details?)",
     r"not sufficient",
+    r"not enough to (?:answer|determine|tell|know|say)",
     r"unanswerable|not answerable|no answer",
     r"cannot be (?:answered|determined|known|inferred|found)",
     r"(?:cannot|could not|unable to|not able to|impossible to|not possible to) "
@@ -370,7 +371,9 @@ _ANSWER_IS = re.compile(r"\bthe\s+(?:final\s+|correct\s+)?answer\s+is\s*:?\s*(.+
 _NEXT_EXERCISE = re.compile(r"^[#>*_\s]*(?:question|evidence|\(begin evidence\))\s*:?", re.IGNORECASE)
 _CITATION = re.compile(r"\[\s*(\d+(?:\s*,\s*\d+)*)\s*\]")
 _MAX_CITATION_DIGITS = 9
-_ECHO_MIN_CHARS = 24
+_ECHO_PIECE_CHARS = 60
+"""A piece of a prompt line this long is an echo; shorter, only a whole line is (an answer such as "insufficient
+information" or "the evidence is not enough to answer the question" is also a piece of the instructions)."""
 
 
 def _echo_key(line: str) -> str:
@@ -378,15 +381,16 @@ def _echo_key(line: str) -> str:
     return " ".join(line.lower().split()).strip(" -*•.\"'`")
 
 
-def _echoes(line: str, prompt_text: str) -> bool:
-    """True when `line` repeats (a piece of) one of the prompt's lines, as models echo an instruction."""
+def _echoes(line: str, prompt_keys: frozenset[str], prompt_text: str) -> bool:
+    """True when `line` repeats one of the prompt's lines, or a long piece of one, as models echo an instruction."""
     key = _echo_key(line)
-    return len(key) >= _ECHO_MIN_CHARS and key in prompt_text
+    return key in prompt_keys or (len(key) >= _ECHO_PIECE_CHARS and key in prompt_text)
 
 
 def _answer_lines(response: str, prompt_lines: Iterable[str]) -> list[str]:
     """The response's own lines, up to a line that starts a new exercise, without those echoing the prompt."""
-    prompt_text = "\n".join(_echo_key(line) for line in prompt_lines)
+    prompt_keys = frozenset(key for key in map(_echo_key, prompt_lines) if key)
+    prompt_text = "\n".join(prompt_keys)
     lines: list[str] = []
     for raw in response.rsplit(_THINK_END, 1)[-1].splitlines():
         line = raw.strip()
@@ -396,7 +400,7 @@ def _answer_lines(response: str, prompt_lines: Iterable[str]) -> list[str]:
             if lines:  # after an answer: an invented next exercise; before one: the question restated
                 break
             continue
-        if not (prompt_text and _echoes(line, prompt_text)):
+        if not (prompt_keys and _echoes(line, prompt_keys, prompt_text)):
             lines.append(line)
     return lines
 

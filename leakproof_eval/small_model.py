@@ -52,7 +52,7 @@ def prepare(folder: str | Path) -> Path:
 
     tokenizer = AutoTokenizer.from_pretrained(str(gguf.parent), gguf_file=gguf.name)
     model = AutoModelForCausalLM.from_pretrained(str(gguf.parent), gguf_file=gguf.name, dtype=torch.bfloat16)
-    setattr(model, "hf_quantizer", None)  # dequantised on load: saved as plain weights
+    model.hf_quantizer = None  # type: ignore[assignment]  # dequantised on load: saved as plain weights
     if hasattr(model.config, "quantization_config"):
         del model.config.quantization_config
     model.config.architectures = [type(model).__name__]  # a GGUF's config names none; servers need it

@@ -92,6 +92,7 @@ def test_the_instances_and_rag_run_with_the_chat_template_and_every_response_is_
     assert results["chat_template"] is not None and results["config"]["model"] == "hf"
     report = _run(tmp_path, "leakproof_eval", "report", "runs/results")
     assert report.returncode == 0 and "[hf, chat template" in report.stdout, report.stderr[-2000:]
+    assert "| parsed |" in report.stdout  # the parse rate beside the scores
 
 
 def test_multiple_choice_runs_on_its_log_likelihoods_within_max_length(model, tmp_path):

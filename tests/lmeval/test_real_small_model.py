@@ -107,7 +107,7 @@ def test_multiple_choice_runs_on_its_log_likelihoods_within_max_length(model, tm
         "--tasks",
         "phantom_wiki_mc",
         "--limit",
-        "1",
+        "2",
         "--metadata",
         json.dumps(TINY),
         "--output_path",
@@ -115,8 +115,9 @@ def test_multiple_choice_runs_on_its_log_likelihoods_within_max_length(model, tm
     )
     assert done.returncode == 0, done.stderr[-3000:]
     results = _results(tmp_path / "runs/mc")
-    assert results["n-samples"]["phantom_wiki_mc"]["effective"] == 1
-    assert 0.0 <= results["results"]["phantom_wiki_mc"]["accuracy,answer"] <= 1.0
+    assert results["n-samples"]["phantom_wiki_mc"]["effective"] == 2  # one answerable, one to refuse
+    assert 0.0 <= results["results"]["phantom_wiki_mc"]["adt_score,answer"] <= 1.0
+    assert results["configs"]["phantom_wiki_mc"]["metadata"]["phantom_wiki_resolved"]["universe"] == "n50_s1"
 
 
 def _free_port() -> int:

@@ -70,7 +70,8 @@ default, hf, loads weights with torch and transformers).
 """
 
 
-def nearest(word: str, known: Iterable[str]) -> str:
-    """' (did you mean X?)' for the known name closest to a mistyped `word`, or '' when none is close."""
+def nearest(word: str, known: Iterable[str], prefix: str = "") -> str:
+    """' (did you mean PREFIX+X?)' for the known name X closest to a mistyped `word`, or '' when none is close (give
+    metadata keys without their shared prefix, else every phantom_wiki_ key would look alike)."""
     close = difflib.get_close_matches(word, list(known), n=1, cutoff=0.6)
-    return f" (did you mean {close[0]}?)" if close else ""
+    return f" (did you mean {prefix}{close[0]}?)" if close else ""

@@ -99,7 +99,7 @@ def release_from(metadata: Mapping[str, Any]) -> Release:
     unknown = sorted(set(ours) - set(_KEYS))
     if unknown:
         raise TaskSetupError(
-            f"unknown metadata key {PREFIX}{unknown[0]}{nearest(PREFIX + unknown[0], [PREFIX + k for k in _KEYS])}; "
+            f"unknown metadata key {PREFIX}{unknown[0]}{nearest(unknown[0], _KEYS, PREFIX)}; "
             "the keys are " + ", ".join(PREFIX + key for key in _KEYS)
         )
     if not ours.get("data_dir"):

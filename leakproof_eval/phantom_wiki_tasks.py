@@ -134,7 +134,7 @@ def universe_from(metadata: Mapping[str, Any]) -> Universe:
     unknown = sorted(set(ours) - set(known))
     if unknown:
         raise TaskSetupError(
-            f"unknown metadata key {PREFIX}{unknown[0]}{nearest(PREFIX + unknown[0], [PREFIX + k for k in known])}; "
+            f"unknown metadata key {PREFIX}{unknown[0]}{nearest(unknown[0], known, PREFIX)}; "
             "the keys are " + ", ".join(PREFIX + key for key in known)
         )
     if "config" not in ours:

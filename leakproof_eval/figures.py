@@ -246,28 +246,76 @@ def read_table(path: Path) -> list[dict[str, Any]]:
     return rows
 
 
+DODGE = 0.02
+"""How far apart, as a share of the x axis, series are drawn side by side: identical series stay all visible."""
+MARKERS = "osD^v<>pP*"
+LINESTYLES = ("-", "--", ":", "-.")
+
+
+def drawn_panels(plot: Plot) -> list[str]:
+    """The panels that have points (an agent-only figure has no ADTScore)."""
+    return [panel for panel in plot.panels if any(point.panel == panel for point in plot.points)]
+
+
+def caption(plot: Plot) -> str:
+    """The plot's caption naming only the metrics its panels hold ("F1 against ..." when there is no ADTScore)."""
+    shown = drawn_panels(plot)
+    for prefix in ("F1 and ADTScore", "ADTScore and F1"):
+        if plot.caption.startswith(prefix) and len(shown) < 2:
+            return " and ".join(PANEL_TITLES.get(p, p) for p in shown) + plot.caption.removeprefix(prefix)
+    return plot.caption
+
+
+def dodged(xs: list[float], index: int, count: int, span: tuple[float, float], log_x: bool) -> list[float]:
+    """`xs` of series `index` of `count` moved sideways by its share of DODGE, so series on the same values are drawn
+    beside each other instead of over each other (the TSV keeps the exact values)."""
+    shift = (index - (count - 1) / 2) * DODGE
+    if log_x:
+        low, high = math.log10(max(span[0], 1e-12)), math.log10(max(span[1], 1e-12))
+        return [x * 10 ** (shift * max(high - low, 1.0)) for x in xs]
+    return [x + shift * max(span[1] - span[0], 1.0) for x in xs]
+
+
 def draw(plot: Plot, path: Path) -> None:
-    """The plot as a PNG: one panel per metric, one line (or bar group) per series, marks as dashed lines."""
+    """The plot as a PNG: one panel per metric, titled; one line (or bar group) per series, each with its own
+    marker and line style and dodged sideways so that equal series stay visible; every point labelled with its
+    count (n); a zero bar marked; marks as dashed lines."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
     series = list(dict.fromkeys(point.series for point in plot.points))
-    panels = [panel for panel in plot.panels if any(point.panel == panel for point in plot.points)]  # agents: F1 only
+    panels = drawn_panels(plot)
     figure = Figure(figsize=(6.0 * len(panels), 4.2 + 0.22 * len(series)), layout="constrained")
     FigureCanvasAgg(figure)
     axes = figure.subplots(1, len(panels), squeeze=False)[0]
     categories = sorted({str(p.x) for p in plot.points}, key=category_key) if plot.bars else []
+    numbers = [float(p.x) for p in plot.points if not plot.bars]
+    span = (min(numbers), max(numbers)) if numbers else (0.0, 1.0)
     for panel, ax in zip(panels, axes):
         for index, name in enumerate(series):
             points = sorted((p for p in plot.points if p.series == name and p.panel == panel), key=lambda p: str(p.x))
+            style = {"color": f"C{index % 10}", "marker": MARKERS[index % len(MARKERS)]}
             if plot.bars:
                 width = 0.8 / len(series)
                 xs = [categories.index(str(p.x)) - 0.4 + width * (index + 0.5) for p in points]
-                ax.bar(xs, [p.y for p in points], width=width, label=name, color=f"C{index % 10}")
+                ax.bar(xs, [p.y for p in points], width=width, label=name, color=style["color"])
+                zeros = [x for x, p in zip(xs, points) if p.y == 0]
+                ax.plot(zeros, [0.0] * len(zeros), linestyle="none", marker="x", color=style["color"])  # a 0 bar
             else:
                 points.sort(key=lambda p: float(p.x))
-                style = {"color": f"C{index % 10}", "marker": "osD^v"[index // 10 % 5]}
-                ax.plot([p.x for p in points], [p.y for p in points], label=name, **style)
+                xs = dodged([float(p.x) for p in points], index, len(series), span, plot.log_x)
+                linestyle = LINESTYLES[index // len(MARKERS) % len(LINESTYLES)]
+                ax.plot(xs, [p.y for p in points], label=name, linestyle=linestyle, **style)
+            for x, point in zip(xs, points):
+                ax.annotate(
+                    f"n={point.count}",
+                    (x, point.y),
+                    textcoords="offset points",
+                    xytext=(0, 4 if plot.bars else 4 + 7 * index),
+                    fontsize=6,
+                    ha="center",
+                    color=style["color"],
+                )
         for mark in plot.marks:
             ax.axvline(float(mark.x), linestyle="--", color="0.4", linewidth=1)
             ax.annotate(mark.series, (float(mark.x), 1.0), rotation=90, va="top", ha="right", fontsize=7, color="0.3")
@@ -275,11 +323,14 @@ def draw(plot: Plot, path: Path) -> None:
             ax.set_xticks(range(len(categories)), [c.replace("_", " ") for c in categories], rotation=20, ha="right")
         if plot.log_x:
             ax.set_xscale("log")
+        ax.set_title(PANEL_TITLES.get(panel, panel))
         ax.set_xlabel(plot.xlabel)
         ax.set_ylabel(PANEL_TITLES.get(panel, panel))
-        ax.set_ylim(-0.03, 1.03)
+        ax.set_ylim(-0.05, 1.08)
         ax.grid(True, alpha=0.3)
-    figure.suptitle(textwrap.fill(plot.caption, 64 * len(panels)), fontsize=11)
+    figure.suptitle(
+        textwrap.fill(caption(plot) + " (n: documents or questions per point)", 64 * len(panels)), fontsize=11
+    )
     if series:
         figure.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", fontsize=8, ncols=1)
     figure.savefig(path, dpi=100, metadata={"Software": None})
@@ -302,5 +353,5 @@ def write_figures(report: Report, out: Path) -> list[tuple[str, str]]:
             continue
         write_table(plot, out / f"{plot.name}.tsv")
         draw(plot, out / f"{plot.name}.png")
-        drawn.append((f"{plot.name}.png", plot.caption))
+        drawn.append((f"{plot.name}.png", caption(plot)))
     return drawn

@@ -34,6 +34,7 @@ from builders.checks import is_whole
 from builders.neoqa.answers import parse_answer
 
 from . import TaskSetupError, require_strings
+from .help import nearest
 from .ordering import interleaved
 from .texts import keep, template, texts
 
@@ -144,7 +145,8 @@ def release_from(metadata: Mapping[str, Any]) -> Release:
     unknown = sorted(set(ours) - set(_KEYS))
     if unknown:
         raise TaskSetupError(
-            f"unknown metadata key {PREFIX}{unknown[0]}; the keys are " + ", ".join(PREFIX + key for key in _KEYS)
+            f"unknown metadata key {PREFIX}{unknown[0]}{nearest(unknown[0], _KEYS, PREFIX)}; "
+            "the keys are " + ", ".join(PREFIX + key for key in _KEYS)
         )
     require_strings(ours, PREFIX, ("data_dir", "config", "split", "cache_dir", "generate"))
     if ours.get("generate"):

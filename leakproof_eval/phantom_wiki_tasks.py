@@ -31,10 +31,11 @@ from builders.phantomwiki.config import ConfigError, Settings, format_name, pars
 from builders.publishing.source import PublishedUniverse
 
 from . import TaskSetupError, require_strings
+from .help import nearest
 from .ordering import interleaved, seeded_order
 from .phantom_wiki_release import RELEASE_KEYS, published, released_rows, wants_release
 from .task_table import PREFIX
-from .texts import keep, template, texts
+from .texts import instruction_lines, keep, template, texts
 
 __all__ = [  # what the task YAMLs name (tasks/utils.py makes these visible to lm_eval)
     "phantom_wiki_accuracy_answerable",
@@ -131,7 +132,8 @@ def universe_from(metadata: Mapping[str, Any]) -> Universe:
     unknown = sorted(set(ours) - set(known))
     if unknown:
         raise TaskSetupError(
-            f"unknown metadata key {PREFIX}{unknown[0]}; the keys are " + ", ".join(PREFIX + key for key in known)
+            f"unknown metadata key {PREFIX}{unknown[0]}{nearest(unknown[0], known, PREFIX)}; "
+            "the keys are " + ", ".join(PREFIX + key for key in known)
         )
     if "config" not in ours:
         raise TaskSetupError(f"metadata has no {PREFIX}config; give a universe name such as n500_s1")
@@ -338,13 +340,14 @@ def gold_response(doc: Mapping[str, Any]) -> str:
 
 
 def phantom_wiki_read_answers(responses: Iterable[str], docs: Sequence[Mapping[str, Any]]) -> list[str]:
-    """lm_eval filter for `phantom_wiki_questions`: each response's answer text."""
-    return [read_response(response)["answer"] for response in responses]
+    """lm_eval filter for `phantom_wiki_questions`: each response's answer text (an echoed instruction is no answer)."""
+    return [read_response(response, instruction_lines())["answer"] for response in responses]
 
 
 def phantom_wiki_read_predictions(responses: Iterable[str], docs: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """lm_eval filter for the evidence tasks: each response's answer and cited positions."""
-    return [read_response(response) for response in responses]
+    """lm_eval filter for the evidence tasks: each response's answer and cited positions (never from an echoed
+    instruction, which quotes "insufficient information")."""
+    return [read_response(response, instruction_lines()) for response in responses]
 
 
 # --- scoring: per-document values, aggregated by builders.metrics --------------------------------------------------

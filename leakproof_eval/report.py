@@ -24,7 +24,7 @@ from typing import Any
 from builders import tsv
 
 from .breakdowns import category_accuracy, category_key, reproduces, role_accuracy
-from .results import AgentRun, Report, ReportError, TaskResult, find, read_results, read_run
+from .results import AgentRun, Report, ReportError, Sample, TaskResult, find, read_results, read_run
 
 COLUMNS_FILE = Path(__file__).with_name("data") / "report_columns.tsv"
 
@@ -128,18 +128,30 @@ def task_table(task: str, results: Sequence[TaskResult]) -> str:
         {name for found in categories.values() for name in found if name != "answerable"}, key=category_key
     )
     role_names = sorted({name for found in roles.values() for name in found})
-    headers = ["model", "universe", "documents", *(c.header for c in metrics)]
+    parsed = {str(r.source): parse_rate(r.samples) for r in results if r.samples}
+    shown_parsed = any(value is not None for value in parsed.values())
+    headers = ["model", "universe", "documents", *(["parsed"] if shown_parsed else []), *(c.header for c in metrics)]
     headers += [f"acc. {name}" for name in category_names] + [f"acc. missing {name}" for name in role_names]
     rows = []
     for result in sorted(results, key=lambda r: (r.model, r.universe)):
         mine, own_roles = categories.get(str(result.source), {}), roles.get(str(result.source), {})
         rows.append(
             [cell(result.model), cell(result.universe), count(result.count)]
+            + ([_counted(parsed.get(str(result.source)))] if shown_parsed else [])
             + [c.shown(result.metrics.get(c.metric)) for c in metrics]
             + [_counted(mine.get(name)) for name in category_names]
             + [_counted(own_roles.get(name)) for name in role_names]
         )
     return markdown_table(headers, rows, 2)
+
+
+def parse_rate(samples: Sequence[Sample] | None) -> tuple[float, int] | None:
+    """(share of logged responses read as an answer, documents) for a task whose model writes its answer (NeoQA's
+    paper reports this beside its scores); None for a task that scores log-likelihoods or has no logs."""
+    read = [s.value["prediction"] for s in samples or () if isinstance(s.value.get("prediction"), Mapping)]
+    if not read:
+        return None
+    return sum(bool(str(p.get("answer", "")).strip()) for p in read) / len(read), len(read)
 
 
 def _counted(value: tuple[float, int] | None) -> str:

@@ -227,13 +227,27 @@ def _table(data: Mapping[str, Any], key: str) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
+def model_label(data: Mapping[str, Any], config: Mapping[str, Any]) -> str:
+    """The model as a run's setup names it: its name, then the lm_eval model type when that is not the name
+    (local-completions, local-chat-completions, hf, ...) and the chat template when one was applied (its digest's
+    first 8 characters when lm_eval knew the template), so a raw-completions run and a chat-template run of one
+    model are two rows, never one merged or one dropped as older."""
+    name = str(data.get("model_name") or config.get("model") or "?")
+    setup = [str(config["model"])] if config.get("model") and config.get("model") != name else []
+    template = data.get("chat_template")
+    if template is not None:
+        digest = data.get("chat_template_sha")
+        setup.append(f"chat template {str(digest)[:8]}" if digest else "chat template")
+    return f"{name} [{', '.join(setup)}]" if setup else name
+
+
 def read_results(path: Path) -> list[TaskResult]:
     """Every task and group of one lm-eval results file, with their samples when lm_eval logged them beside it."""
     data = read_json(path)
     if not isinstance(data, dict) or not isinstance(data.get("results"), dict):
         raise ReportError(f"{path} is not an lm-eval results file: it has no `results` table")
     configs, config, counts = _table(data, "configs"), _table(data, "config"), _table(data, "n-samples")
-    model = str(data.get("model_name") or config.get("model") or "?")
+    model = model_label(data, config)
     date = float(data["date"]) if isinstance(data.get("date"), (int, float)) else 0.0
     stamp = RESULTS_FILE.fullmatch(path.name)
     out = []

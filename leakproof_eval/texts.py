@@ -35,3 +35,17 @@ def texts(key: str) -> Any:
 def template(name: str) -> str:
     """A prompt template shipped in `prompts/` (data, not code), e.g. `template("neoqa")`."""
     return (Path(__file__).resolve().parent / "prompts" / f"{name}.txt").read_text(encoding="utf-8").rstrip("\n")
+
+
+PHANTOM_WIKI_TEMPLATES = ("phantom_wiki_evidence", "phantom_wiki_evidence_cite", "phantom_wiki_zeroshot")
+
+
+@cache
+def instruction_lines() -> tuple[str, ...]:
+    """The fixed lines of the PhantomWiki prompts (no placeholder): a response that repeats one is echoing it."""
+    return tuple(
+        line
+        for name in PHANTOM_WIKI_TEMPLATES
+        for line in template(name).splitlines()
+        if line.strip() and "{" not in line
+    )

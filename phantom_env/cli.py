@@ -75,6 +75,14 @@ def parser() -> argparse.ArgumentParser:
         help="model calls per question at most (default %(default)s, the paper's); the table says how many "
         "questions stopped there",
     )
+    p.add_argument(
+        "--max-tokens",
+        type=int,
+        default=1024,
+        metavar="N",
+        help="tokens the endpoint may write per step (default %(default)s; a ReAct step needs about 100, and a small "
+        "model that never stops spends them all on every step)",
+    )
     p.add_argument("--limit", type=int, metavar="N", help="run the first N questions only (default: all)")
     p.add_argument(
         "--concurrency", type=int, default=1, metavar="K", help="questions run at once (default %(default)s)"
@@ -114,7 +122,7 @@ def parser() -> argparse.ArgumentParser:
 
 def _check(args: argparse.Namespace) -> None:
     """Refuse, in one line, the options a run cannot start with."""
-    for name in ("max_steps", "concurrency", "limit", "max_reply_bytes"):
+    for name in ("max_steps", "max_tokens", "concurrency", "limit", "max_reply_bytes"):
         value = getattr(args, name)
         if value is not None and value < 1:
             raise ConfigError(f"--{name.replace('_', '-')} {value} must be at least 1")
@@ -139,6 +147,7 @@ def _model(args: argparse.Namespace, tasks: list[Task]) -> Model:
             args.model,
             api_key=os.environ.get(args.api_key_env) or None,
             timeout=args.timeout,
+            max_tokens=args.max_tokens,
             max_reply_bytes=args.max_reply_bytes,
         )
     return OracleModel(tasks) if args.model == "oracle" else RandomWalkModel(args.seed)
@@ -158,6 +167,8 @@ def main(argv: list[str]) -> int:
             "model": args.model,
             "base_url": args.base_url,
         }
+        if args.base_url:
+            identity["max_tokens"] = args.max_tokens
         if release is not None:
             identity["release"] = release
         if args.model == "random-walk" and not args.base_url:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -36,6 +37,7 @@ from builders.phantomwiki.required import RequiredSets, starts_from_attribute
 from builders.phantomwiki.rows import Generated
 from builders.phantomwiki.solver import parse_literal
 
+from .client import EndpointError
 from .tools import RETRIEVING, Corpus, Episode, format_pred, parse_action, prompt_tools, schemas
 
 PROMPTS = Path(__file__).with_name("prompts")
@@ -156,6 +158,8 @@ def _run_tools(model: Model, episode: Episode, task: Task, variant: str, max_ste
         message["role"] = "assistant"
         state.messages.append(message)
         calls = message.get("tool_calls") or []
+        if not calls and state.steps == 1:
+            _refuse_ignored_tools(message.get("content") or "", tools)
         if not calls:
             state.finish(read_response(message.get("content") or "")["answer"].split(","))
             break
@@ -169,6 +173,34 @@ def _run_tools(model: Model, episode: Episode, task: Task, variant: str, max_ste
             state.messages.append({"role": "tool", "tool_call_id": call.get("id", ""), "content": observation.text})
 
 
+_ECHO_MIN_CHARS = 24
+
+
+def _without_echoes(content: str, prompt_text: str) -> str:
+    """The model's lines less those that repeat a line of its prompt (a weak model echoes the tool list and the
+    prompt's `Finish[]` example, which are no actions of its own)."""
+    shown = {" ".join(line.split()) for line in prompt_text.splitlines() if len(line.strip()) >= _ECHO_MIN_CHARS}
+    return "\n".join(line for line in content.splitlines() if " ".join(line.split()) not in shown)
+
+
+class ToolsIgnored(EndpointError):
+    """The endpoint answered a tools request in text that names the tools: it ignores `tools`; one line."""
+
+
+def _refuse_ignored_tools(content: str, tools: Sequence[dict[str, Any]]) -> None:
+    """A ToolsIgnored when a question's first reply calls no tool yet writes a tool's name or is empty: the
+    endpoint dropped `tools` (llama.cpp's server without --jinja does) and the model echoes the prompt or writes
+    calls as text, which would be scored as its answer."""
+    names = [tool["function"]["name"] for tool in tools]
+    written = [name for name in names if re.search(rf"\b{name}\b", content)]
+    if written or not content.strip():
+        said = f"wrote {written[0]!r} as text" if written else "wrote nothing"
+        raise ToolsIgnored(
+            f"the endpoint sent no tool call for a question's first step and {said}: it ignores `tools` (llama.cpp's "
+            "server needs --jinja) or the model cannot call tools; nothing was scored; run --mode react instead"
+        )
+
+
 def _run_react(model: Model, episode: Episode, task: Task, max_steps: int, state: _State) -> None:
     scratchpad, template = "", prompt("react", episode.variant)
     while state.steps < max_steps and not state.finished:
@@ -177,9 +209,10 @@ def _run_react(model: Model, episode: Episode, task: Task, max_steps: int, state
         text = template.format(question=task.question, scratchpad=scratchpad) + f"\nThought {step}:"
         reply = model.complete([{"role": "user", "content": text}], stop=[f"Observation {step}:"])
         state.add_usage(reply["usage"])
-        written = format_pred(reply["message"].get("content") or "")
+        content = reply["message"].get("content") or ""
+        written = format_pred(content)
         state.messages.append({"role": "assistant", "content": written})
-        action = parse_action(written)
+        action = parse_action(format_pred(_without_echoes(content, text)), step)
         observation = episode.call(*action) if action else episode.call("", "")
         if action:
             state.calls.append({"tool": action[0], "argument": action[1], "observation": observation.text})

@@ -47,6 +47,7 @@ INVALID = {
 BM25_K = 2  # the reference's search_title_bm25 default
 _SENTENCE_END = re.compile(r"(?<=\.)\s+(?=\S)")
 _ACTION = re.compile(r"(\w+)\[(.*?)\]", re.DOTALL)
+_PLACEHOLDER = re.compile(r"\{+\w*\}+")
 
 
 def format_pred(text: str) -> str:
@@ -54,11 +55,22 @@ def format_pred(text: str) -> str:
     return text.strip("\n").strip().replace("\n", " ")
 
 
-def parse_action(text: str) -> tuple[str, str] | None:
+def parse_action(text: str, step: int | None = None) -> tuple[str, str] | None:
     """(tool, argument) of the first `Tool[argument]` in a model's text, the argument lower-cased as the reference
-    does."""
-    match = _ACTION.search(text)
-    return (match.group(1), match.group(2).lower()) if match else None
+    does.
+
+    With `step`, the action is the one the runner asked for: the first after the text's first `Action {step}:` when
+    it writes one, and never a `Tool[{placeholder}]` (the prompt's tool list, which a weak model echoes before or
+    instead of acting: `RetrieveArticle[{entity}]` is no call)."""
+    if step is not None:
+        label = re.search(rf"\bAction\s+{step}\s*:", text)
+        text = text[label.end() :] if label else text
+    for match in _ACTION.finditer(text):
+        argument = match.group(2)
+        if step is not None and _PLACEHOLDER.fullmatch(argument.strip()):
+            continue
+        return match.group(1), argument.lower()
+    return None
 
 
 def split_sentences(text: str) -> list[str]:

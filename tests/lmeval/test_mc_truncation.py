@@ -1,7 +1,7 @@
 """Multiple choice with a tokenizer on this machine, and never a truncated prompt scored.
 
 lm_eval cuts a log-likelihood request longer than the model's `max_length` (2,048 by default for API models) from
-the left with only a warning; phantom_wiki_mc's prompts are longer than that (5,525 tokens at most at n50_s1), so a
+the left with only a warning; phantom_wiki_mc's prompts are longer than that (5,654 tokens at most at n50_s1), so a
 run without `max_length` would score the options after a prompt whose documents were partly dropped.
 """
 

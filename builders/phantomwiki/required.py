@@ -23,14 +23,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Protocol
 
+from .paths import StepReader, walk
 from .reading import TO_SIBLING, TO_SPOUSE, CompiledArticle, Names, Reading, parsed_query, reader_paths
-from .relations import DATA_DIR, IS_FEMALE, IS_MALE, NOT_NODE, TO_CHILD, TO_FRIEND, TO_PARENT, attributes
+from .relations import DATA_DIR, TO_CHILD, TO_FRIEND, TO_PARENT, attributes
 from .solver import Literal, parse_literal
 from .universe import Universe
 
+_MOVES = (TO_PARENT, TO_CHILD, TO_FRIEND, TO_SIBLING, TO_SPOUSE)
 _GENDER_GIVEN = frozenset(
     {TO_PARENT, TO_CHILD, TO_SIBLING, TO_SPOUSE}
 )  # mother/father, son/daughter, sister/..., wife/...
@@ -99,19 +101,14 @@ class Source(Protocol):
 
 def _paths(source: Source, rel: str, start: int) -> list[tuple[int, ...]]:
     """The reader's paths of rel(start, Y), each read over the people's own lists, from `start` to a Y."""
-    paths: list[tuple[tuple[int, ...], bool]] = [((start,), False)]  # (path, gender of its end given by a sentence)
-    for op, arg in reader_paths()[rel]:
-        if op in (IS_FEMALE, IS_MALE):
-            wanted = "female" if op == IS_FEMALE else "male"
-            paths = [(path, told) for path, told in paths if source.gender(path[-1], told) == wanted]
-        elif op == NOT_NODE:
-            paths = [(path, told) for path, told in paths if path[-1] != path[arg]]
-        else:
-            told = op in _GENDER_GIVEN
-            paths = [(path + (y,), told) for path, _ in paths for y in source.listed(op, path[-1])]
-        if not paths:
-            break
-    return [path for path, _ in paths]
+    return walk(_step_reader(source), reader_paths()[rel], start)
+
+
+def _step_reader(source: Source) -> StepReader:
+    """How the rule reads a step from `source`: each list from its person's own article, a gender from the sentence
+    that reached the person (a mother is female) or else from their own article."""
+    moves = {op: partial(source.listed, op) for op in _MOVES}
+    return StepReader(moves, lambda told: partial(source.gender, told=told), told_by=_GENDER_GIVEN)
 
 
 def _relation(source: Source, rel: str, start: int) -> set[int]:

@@ -7,7 +7,8 @@ from collections.abc import Iterator, Sequence
 from typing import Protocol, TypeVar
 
 from .articles import article_facts
-from .instances import Evidence, build_rag, check_length, question_instances
+from .instance_maker import Evidence
+from .instances import build_rag, check_length, question_instances
 from .prolog import program_text
 from .stages import Generated, Progress, complete, generate, generate_universe, timed
 

@@ -8,8 +8,10 @@ from typing import Protocol, TypeVar
 
 from .articles import article_facts
 from .instance_maker import Evidence
-from .instances import build_rag, check_length, question_instances
+from .instance_rows import question_instances
+from .long_rows import check_length
 from .prolog import program_text
+from .rag_rows import build_rag
 from .stages import Generated, Progress, complete, generate, generate_universe, timed
 
 __all__ = [

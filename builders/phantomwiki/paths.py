@@ -46,10 +46,11 @@ def walk(reader: StepReader, steps: Sequence[Step], start: int) -> list[Path]:
     """Every path of the steps from `start` (each a tuple of the people it moves through), in the order read."""
     paths: list[Path] = [(start,)]
     told = False
+    moves, told_by = reader.moves, reader.told_by
     for step in steps:
         paths = advance(reader, paths, step, told)
         if not paths:
             break
-        if step[0] in reader.moves:
-            told = step[0] in reader.told_by
+        if step[0] in moves:
+            told = step[0] in told_by
     return paths

@@ -186,6 +186,13 @@ def _unquote(term: str) -> str:
     return term.strip()[1:-1]
 
 
+class _Lists(dict):
+    """A person's list of one kind: nobody listed is an empty list, and looking is a C-level call in the walker."""
+
+    def __missing__(self, person: int) -> tuple[int, ...]:
+        return ()
+
+
 class Reading:
     """The facts a set of articles states (with the inferences above) and the answers they derive."""
 
@@ -219,15 +226,7 @@ class Reading:
         self.attributes = attrs
         self._holders: dict[tuple[str, str], set[int]] = {}
         self._cache: dict[tuple[str, int], frozenset[int]] = {}
-        empty: tuple[int, ...] = ()
-        moves: dict[int, Callable[[int], Iterable[int]]] = {
-            TO_PARENT: lambda p: parents.get(p, empty),
-            TO_CHILD: lambda p: children.get(p, empty),
-            TO_FRIEND: lambda p: friends.get(p, empty),
-            TO_SIBLING: self.sibling_set,
-            TO_SPOUSE: self.spouse_set,
-        }
-        self._reader = StepReader(moves, lambda told: gender.get)
+        self._reader: StepReader | None = None  # how the walker reads a step here (made on first use)
 
     @classmethod
     def from_texts(cls, texts: Iterable[str], names: Names | None = None) -> Reading:
@@ -260,6 +259,16 @@ class Reading:
         return found
 
     def _paths(self, rel: str, person: int) -> list[tuple[int, ...]]:
+        if self._reader is None:
+            gender = self.gender
+            moves: dict[int, Callable[[int], Iterable[int]]] = {
+                TO_PARENT: _Lists(self.parents).__getitem__,
+                TO_CHILD: _Lists(self.children).__getitem__,
+                TO_FRIEND: _Lists(self.friends).__getitem__,
+                TO_SIBLING: self.sibling_set,
+                TO_SPOUSE: self.spouse_set,
+            }
+            self._reader = StepReader(moves, lambda told: gender.get)
         return walk(self._reader, reader_paths()[rel], person)
 
     def holders(self, attribute: str, value: str) -> set[int]:

@@ -99,9 +99,10 @@ class Source(Protocol):
         """A person's full name."""
 
 
-def _paths(source: Source, rel: str, start: int) -> list[tuple[int, ...]]:
-    """The reader's paths of rel(start, Y), each read over the people's own lists, from `start` to a Y."""
-    return walk(_step_reader(source), reader_paths()[rel], start)
+def _paths(steps: StepReader, rel: str, start: int) -> list[tuple[int, ...]]:
+    """The reader's paths of rel(start, Y), each read over the people's own lists, from `start` to a Y (`steps`:
+    _step_reader of the source, made once per query)."""
+    return walk(steps, reader_paths()[rel], start)
 
 
 def _step_reader(source: Source) -> StepReader:
@@ -111,27 +112,26 @@ def _step_reader(source: Source) -> StepReader:
     return StepReader(moves, lambda told: partial(source.gender, told=told), told_by=_GENDER_GIVEN)
 
 
-def _relation(source: Source, rel: str, start: int) -> set[int]:
+def _relation(steps: StepReader, rel: str, start: int) -> set[int]:
     """The Y with rel(start, Y), walking the reader's path over each person's own lists."""
-    return {path[-1] for path in _paths(source, rel, start)}
+    return {path[-1] for path in _paths(steps, rel, start)}
 
 
 def evaluate(source: Source, query: Sequence[str]) -> list[str]:
     """A chain query's answers by the rule, sorted as gold answers are; Missing where the source lacks an article."""
     literals: Sequence[Literal] = parsed_query(tuple(query))
     frontier = source.start(literals[0])
+    steps = _step_reader(source)
     if literals[0].inverse:
         literals = literals[1:]
     for lit in literals:
         if lit.kind == "relation":
             reached: set[int] = set()
             for person in sorted(frontier):
-                reached |= _relation(source, lit.predicate, person)
+                reached |= _relation(steps, lit.predicate, person)
             frontier = reached
         elif lit.kind == "count":
-            return [
-                str(count) for count in sorted({len(_relation(source, lit.predicate, p)) for p in sorted(frontier)})
-            ]
+            return [str(count) for count in sorted({len(_relation(steps, lit.predicate, p)) for p in sorted(frontier)})]
         else:  # an attribute of each person reached, read from their own article
             return sorted(
                 {value for p in sorted(frontier) if (value := source.attribute(p, lit.predicate)) is not None}
@@ -265,7 +265,7 @@ def relation_premise(reading: Shown, relation: str, subject: int, other: int) ->
     if other in Reading(reading.own.values(), reading.names).targets(relation, subject):
         return True
     try:
-        _relation(DocumentSource(reading), relation, subject)
+        _relation(_step_reader(DocumentSource(reading)), relation, subject)
     except Missing:
         return None
     return False
@@ -330,6 +330,7 @@ def _role_walk(source: UniverseSource, literals: Sequence[Literal]) -> tuple[set
     """Walk a query by the rule, keeping its paths: (the start people, the people whose article states an answer's
     fact, the people on a path from a start to an answer); `source.read` collects everyone read."""
     frontier = source.start(literals[0])
+    steps = _step_reader(source)
     starts = set(frontier)
     hops: list[list[tuple[int, ...]]] = []
     answer_facts: set[int] = set()
@@ -339,7 +340,7 @@ def _role_walk(source: UniverseSource, literals: Sequence[Literal]) -> tuple[set
             goal = {p for p in sorted(frontier) if source.attribute(p, lit.predicate) is not None}
             answer_facts |= goal
             break
-        paths = [path for person in sorted(frontier) for path in _paths(source, lit.predicate, person)]
+        paths = [path for person in sorted(frontier) for path in _paths(steps, lit.predicate, person)]
         if lit.kind == "count":  # every counted list is an answer's fact, found empty or not
             answer_facts |= frontier | {node for path in paths for node in path}
             goal = set(frontier)

@@ -7,11 +7,8 @@ from collections.abc import Iterator, Sequence
 from typing import Protocol, TypeVar
 
 from .articles import article_facts
-from .instance_maker import Evidence
-from .instance_rows import question_instances
-from .long_rows import check_length
+from .instances import Evidence, build_rag, check_length, question_instances
 from .prolog import program_text
-from .rag_rows import build_rag
 from .stages import Generated, Progress, complete, generate, generate_universe, timed
 
 __all__ = [

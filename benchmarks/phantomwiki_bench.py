@@ -79,7 +79,7 @@ def _evidence_stages(generated, stages: list) -> list:
     evidence = shared_evidence(generated)
     stages.append(("read articles (instances, rag)", time.perf_counter() - start, _peak_mb()))
     start = time.perf_counter()
-    index = evidence.index
+    index = evidence.pool.index
     stages.append((f"BM25 index ({index.engine})", time.perf_counter() - start, _peak_mb()))
     spent = [0.0, 0]
     name = "scores_of" if index.engine == "bm25plus" else "scores"  # every query of our engine goes through scores_of

@@ -44,12 +44,12 @@ def queries_of(config: str, count: int) -> tuple[list[str], dict[str, list[str]]
     """The corpus texts, and `count` question queries and `count` question-plus-evidence queries."""
     generated = engine.generate(settings_from(config)[0])
     evidence = Evidence(generated)
-    texts = [evidence.texts[title] for title in evidence.titles]
+    texts = [evidence.corpus.texts[title] for title in evidence.corpus.titles]
     questions = generated.questions[:count]
     long_queries = []
     for question in questions:
-        required = evidence.required(question)
-        long_queries.append("\n".join([question.question] + [evidence.texts[t] for t in required]))
+        required = evidence.labels.required(question)
+        long_queries.append("\n".join([question.question] + [evidence.corpus.texts[t] for t in required]))
     return texts, {"question": [q.question for q in questions], "question + evidence": long_queries}
 
 

@@ -7,7 +7,8 @@ derivation of rel(X, Y): the provenance that evidence and sufficiency checks nee
 
 from __future__ import annotations
 
-from .relations import IS_FEMALE, NOT_NODE, TO_CHILD, TO_FRIEND, TO_PARENT, relations
+from .paths import StepReader, advance, walk
+from .relations import IS_FEMALE, IS_MALE, TO_CHILD, TO_FRIEND, TO_PARENT, relations
 from .universe import Universe
 
 Fact = tuple
@@ -19,6 +20,11 @@ class Kinship:
     def __init__(self, universe: Universe) -> None:
         self.universe = universe
         self.steps = {name: rel.steps for name, rel in relations().items()}
+        moves = {TO_PARENT: universe.parents, TO_CHILD: universe.children, TO_FRIEND: universe.friends}
+        female = universe.female.__getitem__
+        self.reader = StepReader(
+            {op: table.__getitem__ for op, table in moves.items()}, lambda told: female, female=1, male=0
+        )
         self._cache: dict[tuple[str, int], tuple[int, ...]] = {}
         self._derivations: dict[tuple[str, int], tuple[tuple[int, int], ...]] = {}
         self._tries: dict[tuple[str, ...], _Trie] = {}
@@ -29,52 +35,20 @@ class Kinship:
         key = (rel, person)
         found = self._cache.get(key)
         if found is None:
-            found = self._cache[key] = tuple(sorted({path[-1] for path, _ in self._paths(rel, person, False)}))
+            found = self._cache[key] = tuple(sorted({path[-1] for path in self._paths(rel, person)}))
         return found
 
     def derive(self, rel: str, person: int) -> dict[int, set[Fact]]:
         """For each Y with rel(person, Y): the union of the facts of all its derivations."""
         out: dict[int, set[Fact]] = {}
-        for path, facts in self._paths(rel, person, True):
-            out.setdefault(path[-1], set()).update(facts)
+        steps = self.steps[rel]
+        for path in self._paths(rel, person):
+            out.setdefault(path[-1], set()).update(_facts(steps, path))
         return out
 
-    def _paths(self, rel: str, person: int, with_facts: bool) -> list[tuple[tuple[int, ...], tuple]]:
-        """Every derivation of rel(person, _): its path of people and (optionally) the facts it uses."""
-        u = self.universe
-        female, parents, children, friends = u.female, u.parents, u.children, u.friends
-        paths: list[tuple[tuple[int, ...], tuple]] = [((person,), ())]
-        for op, arg in self.steps[rel]:
-            if op == TO_PARENT:
-                paths = [
-                    (path + (p,), facts + (("parent", path[-1], p),) if with_facts else ())
-                    for path, facts in paths
-                    for p in parents[path[-1]]
-                ]
-            elif op == TO_CHILD:
-                paths = [
-                    (path + (c,), facts + (("parent", c, path[-1]),) if with_facts else ())
-                    for path, facts in paths
-                    for c in children[path[-1]]
-                ]
-            elif op == TO_FRIEND:
-                paths = [
-                    (path + (f,), facts + (("friend", min(path[-1], f), max(path[-1], f)),) if with_facts else ())
-                    for path, facts in paths
-                    for f in friends[path[-1]]
-                ]
-            elif op == NOT_NODE:
-                paths = [(path, facts) for path, facts in paths if path[-1] != path[arg]]
-            else:
-                wanted = 1 if op == IS_FEMALE else 0
-                paths = [
-                    (path, facts + (("gender", path[-1]),) if with_facts else ())
-                    for path, facts in paths
-                    if female[path[-1]] == wanted
-                ]
-            if not paths:
-                break
-        return paths
+    def _paths(self, rel: str, person: int) -> list[tuple[int, ...]]:
+        """Every derivation of rel(person, _) as its path of people (paths.walk over the universe's lists)."""
+        return walk(self.reader, self.steps[rel], person)
 
     def derivations(self, rel: str, person: int) -> tuple[tuple[int, int], ...]:
         """(Y, number of derivations of rel(person, Y)) for each Y, sorted by Y: how often Prolog finds each."""
@@ -82,7 +56,7 @@ class Kinship:
         found = self._derivations.get(key)
         if found is None:
             counts: dict[int, int] = {}
-            for path, _ in self._paths(rel, person, False):
+            for path in self._paths(rel, person):
                 counts[path[-1]] = counts.get(path[-1], 0) + 1
             found = self._derivations[key] = tuple(sorted(counts.items()))
         return found
@@ -113,24 +87,27 @@ class Kinship:
             ordered = sorted(counts.items())
             for rel in trie.ends:
                 found[rel] = ordered
-        u = self.universe
-        for (op, arg), branch in trie.branches.items():
-            if op == TO_PARENT:
-                parents = u.parents
-                nxt = [path + (p,) for path in paths for p in parents[path[-1]]]
-            elif op == TO_CHILD:
-                children = u.children
-                nxt = [path + (c,) for path in paths for c in children[path[-1]]]
-            elif op == TO_FRIEND:
-                friends = u.friends
-                nxt = [path + (f,) for path in paths for f in friends[path[-1]]]
-            elif op == NOT_NODE:
-                nxt = [path for path in paths if path[-1] != path[arg]]
-            else:
-                female, wanted = u.female, 1 if op == IS_FEMALE else 0
-                nxt = [path for path in paths if female[path[-1]] == wanted]
+        for step, branch in trie.branches.items():
+            nxt = advance(self.reader, paths, step)
             if nxt:
                 self._walk(branch, nxt, found)
+
+
+def _facts(steps: tuple[tuple[int, int], ...], path: tuple[int, ...]) -> tuple[Fact, ...]:
+    """The facts one derivation uses, in step order: each move's parent or friend fact, each gender test's gender."""
+    facts: list[Fact] = []
+    at = 0
+    for op, _ in steps:
+        if op == TO_PARENT:
+            facts.append(("parent", path[at], path[at + 1]))
+        elif op == TO_CHILD:
+            facts.append(("parent", path[at + 1], path[at]))
+        elif op == TO_FRIEND:
+            facts.append(("friend", min(path[at], path[at + 1]), max(path[at], path[at + 1])))
+        elif op in (IS_FEMALE, IS_MALE):
+            facts.append(("gender", path[at]))
+        at += op in (TO_PARENT, TO_CHILD, TO_FRIEND)
+    return tuple(facts)
 
 
 class _Trie:

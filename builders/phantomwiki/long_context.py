@@ -9,7 +9,7 @@ premise names) and distractors from three tiers, each row drawing its own from e
   3. every other article, drawn at random.
 No distractor can change a label: never an article the question's rows show (its required sets and named people),
 never a holder of the value an attribute question starts from, and for an insufficient row never an article that
-names its missing person (the only other places a fact about that person is written: `Evidence.naming`), so the
+names its missing person (the only other places a fact about that person is written: `Corpus.naming`), so the
 missing article stays missing in every sense. Every other article states facts about people whose own articles the
 reader either has in full (so they add nothing) or never reads by the rule.
 Rows are filled in tier order until the next article would pass the length, then with the shortest articles that

@@ -29,12 +29,13 @@ answer from every required set:
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 from .articles import read_article
-from .relations import IS_FEMALE, NOT_NODE, TO_CHILD, TO_FRIEND, TO_PARENT, attributes, relations
+from .paths import StepReader, walk
+from .relations import NOT_NODE, TO_CHILD, TO_FRIEND, TO_PARENT, attributes, relations
 from .solver import Literal, parse_literal
 
 TO_SIBLING, TO_SPOUSE = 10, 11
@@ -185,6 +186,13 @@ def _unquote(term: str) -> str:
     return term.strip()[1:-1]
 
 
+class _Lists(dict):
+    """A person's list of one kind: nobody listed is an empty list, and looking is a C-level call in the walker."""
+
+    def __missing__(self, person: int) -> tuple[int, ...]:
+        return ()
+
+
 class Reading:
     """The facts a set of articles states (with the inferences above) and the answers they derive."""
 
@@ -218,6 +226,7 @@ class Reading:
         self.attributes = attrs
         self._holders: dict[tuple[str, str], set[int]] = {}
         self._cache: dict[tuple[str, int], frozenset[int]] = {}
+        self._reader: StepReader | None = None  # how the walker reads a step here (made on first use)
 
     @classmethod
     def from_texts(cls, texts: Iterable[str], names: Names | None = None) -> Reading:
@@ -249,28 +258,18 @@ class Reading:
             found = self._cache[key] = frozenset(path[-1] for path in self._paths(rel, person))
         return found
 
-    def _paths(self, rel: str, person: int) -> set[tuple[int, ...]]:
-        empty: tuple[int, ...] = ()
-        paths: set[tuple[int, ...]] = {(person,)}
-        for op, arg in reader_paths()[rel]:
-            if op == TO_PARENT:
-                paths = {path + (p,) for path in paths for p in self.parents.get(path[-1], empty)}
-            elif op == TO_CHILD:
-                paths = {path + (c,) for path in paths for c in self.children.get(path[-1], empty)}
-            elif op == TO_FRIEND:
-                paths = {path + (f,) for path in paths for f in self.friends.get(path[-1], empty)}
-            elif op == TO_SIBLING:
-                paths = {path + (s,) for path in paths for s in self.sibling_set(path[-1])}
-            elif op == TO_SPOUSE:
-                paths = {path + (s,) for path in paths for s in self.spouse_set(path[-1])}
-            elif op == NOT_NODE:
-                paths = {path for path in paths if path[-1] != path[arg]}
-            else:
-                wanted = "female" if op == IS_FEMALE else "male"
-                paths = {path for path in paths if self.gender.get(path[-1]) == wanted}
-            if not paths:
-                break
-        return paths
+    def _paths(self, rel: str, person: int) -> list[tuple[int, ...]]:
+        if self._reader is None:
+            gender = self.gender
+            moves: dict[int, Callable[[int], Iterable[int]]] = {
+                TO_PARENT: _Lists(self.parents).__getitem__,
+                TO_CHILD: _Lists(self.children).__getitem__,
+                TO_FRIEND: _Lists(self.friends).__getitem__,
+                TO_SIBLING: self.sibling_set,
+                TO_SPOUSE: self.spouse_set,
+            }
+            self._reader = StepReader(moves, lambda told: gender.get)
+        return walk(self._reader, reader_paths()[rel], person)
 
     def holders(self, attribute: str, value: str) -> set[int]:
         """People the reader knows to have `attribute` = `value`."""

@@ -23,14 +23,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Protocol
 
+from .paths import StepReader, walk
 from .reading import TO_SIBLING, TO_SPOUSE, CompiledArticle, Names, Reading, parsed_query, reader_paths
-from .relations import DATA_DIR, IS_FEMALE, IS_MALE, NOT_NODE, TO_CHILD, TO_FRIEND, TO_PARENT, attributes
+from .relations import DATA_DIR, TO_CHILD, TO_FRIEND, TO_PARENT, attributes
 from .solver import Literal, parse_literal
 from .universe import Universe
 
+_MOVES = (TO_PARENT, TO_CHILD, TO_FRIEND, TO_SIBLING, TO_SPOUSE)
 _GENDER_GIVEN = frozenset(
     {TO_PARENT, TO_CHILD, TO_SIBLING, TO_SPOUSE}
 )  # mother/father, son/daughter, sister/..., wife/...
@@ -97,44 +99,39 @@ class Source(Protocol):
         """A person's full name."""
 
 
-def _paths(source: Source, rel: str, start: int) -> list[tuple[int, ...]]:
-    """The reader's paths of rel(start, Y), each read over the people's own lists, from `start` to a Y."""
-    paths: list[tuple[tuple[int, ...], bool]] = [((start,), False)]  # (path, gender of its end given by a sentence)
-    for op, arg in reader_paths()[rel]:
-        if op in (IS_FEMALE, IS_MALE):
-            wanted = "female" if op == IS_FEMALE else "male"
-            paths = [(path, told) for path, told in paths if source.gender(path[-1], told) == wanted]
-        elif op == NOT_NODE:
-            paths = [(path, told) for path, told in paths if path[-1] != path[arg]]
-        else:
-            told = op in _GENDER_GIVEN
-            paths = [(path + (y,), told) for path, _ in paths for y in source.listed(op, path[-1])]
-        if not paths:
-            break
-    return [path for path, _ in paths]
+def _paths(steps: StepReader, rel: str, start: int) -> list[tuple[int, ...]]:
+    """The reader's paths of rel(start, Y), each read over the people's own lists, from `start` to a Y (`steps`:
+    _step_reader of the source, made once per query)."""
+    return walk(steps, reader_paths()[rel], start)
 
 
-def _relation(source: Source, rel: str, start: int) -> set[int]:
+def _step_reader(source: Source) -> StepReader:
+    """How the rule reads a step from `source`: each list from its person's own article, a gender from the sentence
+    that reached the person (a mother is female) or else from their own article."""
+    moves = {op: partial(source.listed, op) for op in _MOVES}
+    return StepReader(moves, lambda told: partial(source.gender, told=told), told_by=_GENDER_GIVEN)
+
+
+def _relation(steps: StepReader, rel: str, start: int) -> set[int]:
     """The Y with rel(start, Y), walking the reader's path over each person's own lists."""
-    return {path[-1] for path in _paths(source, rel, start)}
+    return {path[-1] for path in _paths(steps, rel, start)}
 
 
 def evaluate(source: Source, query: Sequence[str]) -> list[str]:
     """A chain query's answers by the rule, sorted as gold answers are; Missing where the source lacks an article."""
     literals: Sequence[Literal] = parsed_query(tuple(query))
     frontier = source.start(literals[0])
+    steps = _step_reader(source)
     if literals[0].inverse:
         literals = literals[1:]
     for lit in literals:
         if lit.kind == "relation":
             reached: set[int] = set()
             for person in sorted(frontier):
-                reached |= _relation(source, lit.predicate, person)
+                reached |= _relation(steps, lit.predicate, person)
             frontier = reached
         elif lit.kind == "count":
-            return [
-                str(count) for count in sorted({len(_relation(source, lit.predicate, p)) for p in sorted(frontier)})
-            ]
+            return [str(count) for count in sorted({len(_relation(steps, lit.predicate, p)) for p in sorted(frontier)})]
         else:  # an attribute of each person reached, read from their own article
             return sorted(
                 {value for p in sorted(frontier) if (value := source.attribute(p, lit.predicate)) is not None}
@@ -268,7 +265,7 @@ def relation_premise(reading: Shown, relation: str, subject: int, other: int) ->
     if other in Reading(reading.own.values(), reading.names).targets(relation, subject):
         return True
     try:
-        _relation(DocumentSource(reading), relation, subject)
+        _relation(_step_reader(DocumentSource(reading)), relation, subject)
     except Missing:
         return None
     return False
@@ -333,6 +330,7 @@ def _role_walk(source: UniverseSource, literals: Sequence[Literal]) -> tuple[set
     """Walk a query by the rule, keeping its paths: (the start people, the people whose article states an answer's
     fact, the people on a path from a start to an answer); `source.read` collects everyone read."""
     frontier = source.start(literals[0])
+    steps = _step_reader(source)
     starts = set(frontier)
     hops: list[list[tuple[int, ...]]] = []
     answer_facts: set[int] = set()
@@ -342,7 +340,7 @@ def _role_walk(source: UniverseSource, literals: Sequence[Literal]) -> tuple[set
             goal = {p for p in sorted(frontier) if source.attribute(p, lit.predicate) is not None}
             answer_facts |= goal
             break
-        paths = [path for person in sorted(frontier) for path in _paths(source, lit.predicate, person)]
+        paths = [path for person in sorted(frontier) for path in _paths(steps, lit.predicate, person)]
         if lit.kind == "count":  # every counted list is an answer's fact, found empty or not
             answer_facts |= frontier | {node for path in paths for node in path}
             goal = set(frontier)

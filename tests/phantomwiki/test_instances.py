@@ -326,5 +326,5 @@ def test_who_names_whom_and_who_holds_what_equal_reading_every_article(name, kno
             else:
                 holding[predicate, obj].add(article.title)
     evidence = Evidence(g)
-    assert all(set(evidence.naming(article.title)) == named_by[article.title] for article in g.articles)
-    assert all(set(evidence.holding(*key)) == titles for key, titles in holding.items())
+    assert all(set(evidence.corpus.naming(article.title)) == named_by[article.title] for article in g.articles)
+    assert all(set(evidence.corpus.holding(*key)) == titles for key, titles in holding.items())

@@ -1,0 +1,109 @@
+"""The `instances` subset's rows: each question's family with its own distractors, shadows and document order, in
+the fixed or ablation layout (or filled to a length: long_rows.py)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+
+from ..evidence import ABLATION_LEVELS
+from ..rng import below, shuffled, stream
+from .config import Settings
+from .instance_maker import Evidence
+from .long_rows import check_length, long_rows
+from .questions import Question
+from .row_plans import REDRAWS, Plan, instance_row, question_family, row_key
+from .shadows import SHADOW_ROOM, shadow_articles
+from .stages import Generated
+
+POOL_SLACK = 8  # distractor candidates beyond the most a row takes, so rows draw different ones
+
+
+def question_instances(evidence: Evidence, question: Question) -> Iterator[dict]:
+    """Every instance of one question's family (see family_plans), in a seeded order, each with its own distractors
+    and document order: per plan one row, or one per ablation level."""
+    s = evidence.settings
+    family = question_family(evidence, question)
+    if family is None:
+        return
+    base, plans = family
+    named = {title for plan in plans for title in plan.case.shown}
+    smallest = min(len(plan.case.shown) - bool(plan.missing) for plan in plans)
+    low = family_low(s, plans)  # every row of the family shows at least this many documents (fixed layout)
+    most = (
+        max(ABLATION_LEVELS) if s.instance_layout == "ablation" else max(0, max(s.instance_documents, low) - smallest)
+    )
+    pool = evidence.pool.distractors(question, sorted(named), most + POOL_SLACK) if most else []
+    if s.long_context:
+        yield from shuffled(stream(s.seed, "row order", question.id), long_rows(evidence, question, base, plans, pool))
+        return
+    used: set[tuple[str, ...]] = set()
+    rows = []
+    targets = [evidence.corpus.mentions(plan.missing, plan.shown) for plan in plans if plan.missing]
+    for index, plan in enumerate(plans):
+        key = row_key(s, question, plan, index)
+        rng = stream(s.seed, "instance", key)
+        shadows = stream(s.seed, "shadow", key)
+        if s.instance_layout == "ablation":  # a level is its number of distractors: no shadows in this study layout
+            shadow: list[str] = []
+            order = shuffled(rng, pool)
+            levels = [(f"ablation-{level}", order[:level]) for level in ABLATION_LEVELS if level <= len(pool)]
+        else:
+            shadow, distractors = fixed_documents(evidence, plan, (rng, shadows), pool, targets, used, low)
+            levels = [("fixed", distractors)]
+        shown = plan.shown + shadow
+        for layout, distractors in levels:
+            used.add(tuple(sorted(shown + distractors)))
+            titles = shuffled(rng, shown + distractors)
+            rows.append(instance_row(evidence, question, plan, titles, shadow + distractors, f"{key}/{layout}"))
+    yield from shuffled(stream(s.seed, "row order", question.id), rows)
+
+
+def family_low(s: Settings, plans: Sequence[Plan]) -> int:
+    """The fewest documents any row of a question's family shows in the fixed layout: instance_documents_min, or its
+    largest own set of articles and room for a shadow, so that no row's document count tells its label (a row that
+    lacks an article, or shows a shadow, draws its count from the same range as the others)."""
+    largest = max(len(plan.case.shown) for plan in plans)
+    fewest = min(s.instance_documents_min, s.instance_documents)
+    return max(fewest, min(largest + SHADOW_ROOM, max(s.instance_documents, largest)))
+
+
+def fixed_documents(
+    evidence: Evidence,
+    plan: Plan,
+    streams: tuple[random.Random, random.Random],
+    pool: list[str],
+    targets: list[int],
+    used: set[tuple[str, ...]],
+    low: int,
+) -> tuple[list[str], list[str]]:
+    """(shadow, distractors) of a row of the fixed layout: a number of documents drawn in [low, instance_documents]
+    (low: family_low), a row that is not insufficient with its shadow (shadows.shadow_articles), the rest from the
+    pool; drawn again while another row of the question shows the same documents."""
+    s = evidence.settings
+    rng, shadows = streams
+    high = max(s.instance_documents, low)
+    shadow: list[str] = []
+    distractors: list[str] = []
+    for _ in range(REDRAWS):
+        shadow = (
+            []
+            if plan.missing
+            else shadow_articles(evidence.corpus, shadows, plan.shown, targets, low - len(plan.shown))
+        )
+        shown = plan.shown + shadow
+        wanted = min(max(0, low + below(rng, high - low + 1) - len(shown)), len(pool))
+        distractors = [t for t in shuffled(rng, pool) if t not in shadow][:wanted]  # never a shadow twice
+        if tuple(sorted(shown + distractors)) not in used:
+            break
+    return shadow, distractors
+
+
+def build_instances(
+    generated: Generated, settings: Settings | None = None, evidence: Evidence | None = None
+) -> list[dict]:
+    """Rows of the `instances` subset for every question of a generated configuration (`evidence` reuses a built
+    one; rows.instance_rows yields them question by question instead)."""
+    evidence = evidence or Evidence(generated, settings)
+    check_length(evidence, generated.questions)
+    return [row for question in generated.questions for row in question_instances(evidence, question)]

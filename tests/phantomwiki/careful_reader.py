@@ -5,11 +5,14 @@ spouses), friends and attributes. The careful reader evaluates a question hop by
 refuses ("insufficient information") the moment it needs the lists or attributes of a person who has no
 article among the documents; a question that starts from an attribute value needs its closed-world
 sentence ("In this universe, exactly 3 people have the hobby tango.") and refuses when fewer holders
-have articles. Given the question's text too, it refuses when the question names a person who has no
-article, or states a premise ("Geri Adey's cousin Lanny Widgeon", "(whose hobby is tango)", "(who lives
-in Oslo)") that the documents do not confirm: an attribute or a place by the person's own article, a relation
-by a path of the relation through the documents, each step read from the stepping person's own article. A
-relation premise names one person, so the question asks about that person (its query starts from them). The
+have articles. Given the question's text too, it refuses when the question names a person no document names
+(who has no article and appears in no list), or states a premise ("Geri Adey's cousin Lanny Widgeon", "(whose
+hobby is tango)", "(who lives in Oslo)") that the documents do not confirm: an attribute or a place by the
+person's own article, a relation by a path of the relation over the facts the documents state, each step stated by
+any document in either direction (a sibling list, a parent, child, spouse or friend line, whoever's article it is;
+siblings also through a shared parent, spouses through a shared child). A gender is known from any sentence that
+gives it. A relation premise names one person, so the question asks about that person (its query starts from them).
+The
 eager reader walks the same way but never refuses: a missing article reads as empty, and premises are taken on
 trust.
 
@@ -132,18 +135,43 @@ def read_document(text: str) -> tuple[str, dict[str, tuple[str, ...]], dict[str,
     return title, {kind: tuple(names) for kind, names in lists.items()}, attributes, genders
 
 
+_INVERSE = {"parent": "child", "child": "parent", "sibling": "sibling", "spouse": "spouse", "friend": "friend"}
+
+
 class Documents:
-    """What the documents say: each titled person's own lists and attributes, and genders from any sentence."""
+    """What the documents say: each titled person's own lists and attributes, genders from any sentence, and every
+    stated fact in both directions (whoever's article states it)."""
 
     def __init__(self, texts: Iterable[str]) -> None:
         self.own: dict[str, dict[str, tuple[str, ...]]] = {}
         self.attributes: dict[str, dict[str, str]] = {}
         self.gender: dict[str, str] = {}
+        self.facts: dict[str, dict[str, set[str]]] = {}  # person -> kind -> the people a fact links them to
         for text in texts:
             title, lists, attributes, genders = read_document(text)
             self.own[title] = lists
             self.attributes[title] = attributes
             self.gender.update(genders)
+            for kind, names in lists.items():
+                for name in names:
+                    self._link(title, kind, name)
+        for person in list(self.facts):  # a shared parent makes siblings, a shared child spouses
+            for parent in list(self.facts[person].get("parent", ())):
+                for other in list(self.facts.get(parent, {}).get("child", ())):
+                    if other != person:
+                        self._link(person, "sibling", other)
+            for child in list(self.facts[person].get("child", ())):
+                for other in list(self.facts.get(child, {}).get("parent", ())):
+                    if other != person:
+                        self._link(person, "spouse", other)
+
+    def _link(self, person: str, kind: str, other: str) -> None:
+        self.facts.setdefault(person, {}).setdefault(kind, set()).add(other)
+        self.facts.setdefault(other, {}).setdefault(_INVERSE[kind], set()).add(person)
+
+    def names(self, person: str) -> bool:
+        """Whether any document names the person: their own article, or a list of someone else's."""
+        return person in self.own or person in self.facts
 
 
 class Reader:
@@ -161,29 +189,30 @@ class Reader:
         return False
 
     def relation(self, rel: str, person: str, some_path: bool = False) -> set[str]:
-        """The people rel(person, _) reaches; with some_path, over the paths the documents show, never refusing."""
-        present = (lambda name: name in self.docs.own) if some_path else self._article
-        paths: list[tuple[tuple[str, ...], bool]] = [((person,), False)]  # (path, gender of its end given)
+        """The people rel(person, _) reaches, each list read from its person's own article; with some_path, over
+        every fact the documents state (either direction), never refusing: a premise's confirmation."""
+        paths: list[tuple[str, ...]] = [(person,)]
         for step in PATHS[rel]:
-            if step in ("female", "male"):
-                kept = []
-                for path, told in paths:
-                    if not told and not present(path[-1]):
-                        continue
-                    if self.docs.gender.get(path[-1]) == step:
-                        kept.append((path, told))
-                paths = kept
+            if step in ("female", "male"):  # a gender from any sentence; else from the person's own article
+                paths = [
+                    path
+                    for path in paths
+                    if (path[-1] in self.docs.gender or some_path or self._article(path[-1]))
+                    and self.docs.gender.get(path[-1]) == step
+                ]
             elif step.startswith("neq:"):
                 index = int(step[4:])
-                paths = [(path, told) for path, told in paths if path[-1] != path[index]]
+                paths = [path for path in paths if path[-1] != path[index]]
+            elif some_path:
+                paths = [path + (other,) for path in paths for other in self.docs.facts.get(path[-1], {}).get(step, ())]
             else:
                 paths = [
-                    (path + (other,), step != "friend")
-                    for path, _ in paths
-                    if present(path[-1])
+                    path + (other,)
+                    for path in paths
+                    if self._article(path[-1])
                     for other in self.docs.own[path[-1]][step]
                 ]
-        return {path[-1] for path, _ in paths}
+        return {path[-1] for path in paths}
 
     def answer(self, query: Sequence[str], closed_world: str = "", question: str = "") -> list[str] | None:
         """The sorted answers, or None where the careful reader cannot prove them complete or the question's
@@ -196,9 +225,11 @@ class Reader:
             return None
 
     def _check(self, question: str) -> None:
-        """Everyone the question names has an article, and every premise its wording states is confirmed."""
+        """Every document-less person the question names is named by some document (a person no document names may
+        not exist), and every premise its wording states is confirmed."""
         for person in named_people(question):
-            self._article(person)
+            if not self.docs.names(person):
+                self._article(person)
         for predicate, subject, value in read_premises(question):
             if predicate in PATHS:  # one path through the documents shows it
                 confirmed = value in self.relation(predicate, subject, some_path=True)

@@ -25,7 +25,7 @@ from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..metrics import answer_set
-from ..rng import shuffled, stream
+from ..rng import below, shuffled, stream
 from .articles import ARTICLE_ATTRIBUTES, statements
 from .kinship import Kinship
 from .solver import Solver, parse_literal
@@ -35,6 +35,7 @@ NEAR_MISSES = 4
 HOP_CHANGES = 4  # relations tried in place of the last hop's, in a seeded order
 _RELATIVES = ("sibling", "wife", "husband")
 ATTEMPTS = 100
+LOOK_TRIES = 30  # mixes of shown names drawn at each level of likeness before asking less of a decoy
 LOOKS = 4  # the parts of Likeness.look a decoy shares with the gold option when it can
 MENTIONS_CAP = 4  # how many naming articles a decoy's names match the gold's by (more count as this many)
 GROUP_DRAWS = 3  # draws from one group of names for a decoy shaped as the gold option
@@ -169,8 +170,14 @@ class OptionMaker:
         siblings), and looking `like` the gold answer (Likeness), so that no option stands out by its names."""
         k = len(answer)
 
+        grouped: dict[int, dict[int, list[tuple[str, list[str]]]]] = {}  # id of a group -> its surnames (_grouped)
+
         def draw(group: Sequence[str]) -> list[str]:
-            return _sample(rng, group, k) if shape is None else _shaped(rng, group, shape)
+            if shape is None:
+                return _sample(rng, group, k)
+            if id(group) not in grouped:
+                grouped[id(group)] = _grouped(group)
+            return _shaped(rng, group, shape, grouped[id(group)])
 
         seen = {frozenset(answer_set(list(answer))), frozenset(answer_set(UNANSWERABLE))}
         out: list[str] = []
@@ -351,7 +358,7 @@ def _decoy_draws(
             yield draw(group), LOOKS
     for alike in range(LOOKS, 0, -1):
         names = strong if alike > 2 else pool
-        for _ in range(ATTEMPTS if len(names) > k else 0):
+        for _ in range(LOOK_TRIES if len(names) > k else 0):
             yield draw(names), alike
     for _ in range(ATTEMPTS if len(pool) >= k else 0):
         yield _sample(rng, pool, k), 0
@@ -371,18 +378,29 @@ def _surname_shape(answer: Sequence[str]) -> list[int]:
     return sorted(Counter(_surname(name) for name in answer).values(), reverse=True)
 
 
-def _shaped(rng: random.Random, names: Sequence[str], shape: list[int]) -> list[str]:
-    """Names from `names` in `shape`: for each count, that many names of one surname not used yet (a surname with
-    enough of them drawn at random); [] when `names` cannot fill the shape."""
+def _grouped(names: Sequence[str]) -> dict[int, list[tuple[str, list[str]]]]:
+    """For each number n of names one surname holds (1 to the most), the surnames holding at least n, sorted, each
+    with its names sorted: what `_shaped` draws from (made once per group of names)."""
     by_surname: dict[str, list[str]] = {}
     for name in sorted(set(names)):
         by_surname.setdefault(_surname(name), []).append(name)
-    surnames = shuffled(rng, sorted(by_surname))
+    most = max((len(v) for v in by_surname.values()), default=0)
+    return {n: [(s, v) for s, v in sorted(by_surname.items()) if len(v) >= n] for n in range(1, most + 1)}
+
+
+def _shaped(
+    rng: random.Random, names: Sequence[str], shape: list[int], grouped: dict[int, list[tuple[str, list[str]]]] | None
+) -> list[str]:
+    """Names from `names` in `shape`: for each count, that many names of one surname not used yet (drawn at random
+    among the surnames with enough of them); [] when `names` cannot fill the shape."""
+    groups = grouped if grouped is not None else _grouped(names)
+    used: set[str] = set()
     out: list[str] = []
     for count in shape:
-        surname = next((s for s in surnames if len(by_surname[s]) >= count), None)
-        if surname is None:
+        eligible = [(s, v) for s, v in groups.get(count, ()) if s not in used]
+        if not eligible:
             return []
-        surnames.remove(surname)
-        out += _sample(rng, by_surname[surname], count)
+        surname, held = eligible[below(rng, len(eligible))]
+        used.add(surname)
+        out += _sample(rng, held, count)
     return out

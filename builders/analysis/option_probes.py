@@ -82,14 +82,16 @@ def count_findings(test: Sequence[Prompt]) -> list[Finding]:
             if rows:
                 score = mean([float(rule(numbers(p)) == i) for p, i in rows])
                 chance = mean([1 / len(numbers(p)) for p, _ in rows])
-                known = mean([float(int(p.options[i]) == majority_count(rows)) for p, i in rows])
+                most = majority_count(rows)
+                known = mean([float(int(p.options[i]) == most) for p, i in rows])
                 findings.append(Finding(f"{name} -> {which}", "accuracy", score, max(chance, known), len(rows), apart))
     if every:
+        most = majority_count(every)
         findings.append(
             Finding(
-                f"the majority count ({majority_count(every)}) -> the question's count (the prior no option can hide)",
+                f"the majority count ({most}) -> the question's count (the prior no option can hide)",
                 "accuracy",
-                mean([float(int(p.options[i]) == majority_count(every)) for p, i in every]),
+                mean([float(int(p.options[i]) == most) for p, i in every]),
                 mean([1 / len(numbers(p)) for p, _ in every]),
                 len(every),
                 "(the counts' own distribution: a baseline, apart)",
@@ -225,14 +227,13 @@ def scorer_findings(train: Sequence[Prompt], test: Sequence[Prompt]) -> list[Fin
         ("the question's answer (every row whose options hold it)", [p for p in test if _answer_option(p) is not None]),
     ):
         picked = _picks(model, rows, choices)
+        most = majority_count([(q, i) for q in rows if (i := _the_count(q)) is not None])
         findings.append(
             Finding(
                 f"option-feature scorer -> {which}",
                 "accuracy",
                 mean([float(i == _answer_option(p)) for p, i in zip(rows, picked)]),
-                mean(
-                    [fair(p, majority_count([(q, i) for q in rows if (i := _the_count(q)) is not None])) for p in rows]
-                ),
+                mean([fair(p, most) for p in rows]),
                 len(rows),
             )
         )

@@ -10,7 +10,6 @@ from ..metrics import DEFLECTION
 from ..rng import shuffled, stream
 from .config import Settings, universe_name
 from .instance_maker import Evidence
-from .labeller import Case
 from .questions import Question
 from .required import starts_from_attribute
 from .row_plans import base_row, row_id
@@ -34,10 +33,8 @@ def rag_forms(evidence: Evidence, question: Question) -> list[Form]:
     return shuffled(rng, forms)
 
 
-def _rag_cases(
-    evidence: Evidence, questions: Sequence[Question]
-) -> list[tuple[Question, Form, Case | None, list[str], str]]:
-    """Each `rag` row before retrieval: (question, form, its case if it has a family, its required articles, id)."""
+def _rag_cases(evidence: Evidence, questions: Sequence[Question]) -> list[tuple[Question, Form, list[str], str]]:
+    """Each `rag` row before retrieval: (question, form, its required articles, id)."""
     s = evidence.settings
     out = []
     for question in questions:
@@ -45,7 +42,7 @@ def _rag_cases(
             case = evidence.labels.case(question, form) if evidence.labels.has_family(question) else None
             required = list(case.required) if case is not None else evidence.labels.required(question)
             key = f"{universe_name(s)}/{question.id}/rag-{s.retrieval_k}/{form.key}"
-            out.append((question, form, case, required, row_id(key)))
+            out.append((question, form, required, row_id(key)))
     return out
 
 
@@ -53,7 +50,7 @@ def rag_required(generated: Generated, settings: Settings | None = None) -> dict
     """The articles each `rag` row's question (as worded) needs, by `instance_id`: what retrieval is scored against
     (builders.metrics.retrieval_scores). Not a column of the rows, so their bytes stay as they were."""
     evidence = Evidence(generated, settings)
-    return {key: required for _, _, _, required, key in _rag_cases(evidence, generated.questions)}
+    return {key: required for _, _, required, key in _rag_cases(evidence, generated.questions)}
 
 
 def build_rag(
@@ -82,8 +79,8 @@ def _rag_rows(evidence: Evidence, questions: Sequence[Question]) -> list[tuple[t
     kind (its hops, Who / What / How many, premise wording, start), within which rag_balanced evens the labels."""
     cases = _rag_cases(evidence, questions)
     out: list[tuple[tuple[object, ...], dict]] = []
-    hits = evidence.pool.index.retrieve([form.question for _, form, _, _, _ in cases], evidence.settings.retrieval_k)
-    for (question, form, _, required, key), found in zip(cases, hits):
+    hits = evidence.pool.index.retrieve([form.question for _, form, _, _ in cases], evidence.settings.retrieval_k)
+    for (question, form, required, key), found in zip(cases, hits):
         titles = [evidence.corpus.titles[i] for i in found]
         sufficient = not form.kind and evidence.labels.proves(question, form, titles)
         row = {

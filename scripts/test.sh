@@ -18,4 +18,4 @@ python3 -m venv .venv-bare
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
 .venv/bin/mypy
-.venv/bin/python -m pytest -q -n auto --dist load
+.venv/bin/python -m pytest -q -n auto --dist load --durations=20

@@ -43,9 +43,15 @@ def test_no_engine_imports_the_command_line_or_publishing():
 
 
 def source_files() -> list[Path]:
-    """The project's own Python files: no tests, no virtual environment, no build output."""
-    skipped = {"tests", ".venv", "build", "dist", ".git"}
-    return sorted(p for p in ROOT.rglob("*.py") if not skipped & set(p.relative_to(ROOT).parts))
+    """The project's own Python files: no tests, no build output, nothing in a hidden folder (every virtual
+    environment scripts/test.sh makes, .venv, .venv-datasets3, .venv-bare, is one) or in site-packages."""
+    skipped = {"tests", "build", "dist", "site-packages"}
+
+    def ours(path: Path) -> bool:
+        parts = path.relative_to(ROOT).parts[:-1]
+        return not skipped & set(parts) and not any(part.startswith(".") for part in parts)
+
+    return sorted(p for p in ROOT.rglob("*.py") if ours(p))
 
 
 def test_tool_names_are_spelled_only_in_the_tool_table():

@@ -23,16 +23,15 @@ from typing import Any
 
 import datasets
 
-import builders.neoqa as engine
-import cards
-import encryption
-from builders import metrics
-from builders.checks import is_whole
-from builders.neoqa import parse_answer
-from builders.neoqa.generate import LICENSE as GENERATED_LICENSE
-from builders.neoqa.generate import LICENSE_NOTICE as GENERATED_NOTICE
-from builders.neoqa.generate import GeneratedSplit
-from builders.neoqa.settings import (
+import leakproof_qa.builders.neoqa as engine
+from leakproof_qa import cards, encryption
+from leakproof_qa.builders import metrics
+from leakproof_qa.builders.checks import is_whole
+from leakproof_qa.builders.neoqa import parse_answer
+from leakproof_qa.builders.neoqa.generate import LICENSE as GENERATED_LICENSE
+from leakproof_qa.builders.neoqa.generate import LICENSE_NOTICE as GENERATED_NOTICE
+from leakproof_qa.builders.neoqa.generate import GeneratedSplit
+from leakproof_qa.builders.neoqa.settings import (
     DEFAULT_SUBSET,
     EXAMPLES,
     GRAMMAR,
@@ -42,7 +41,7 @@ from builders.neoqa.settings import (
     settings_from,
     settings_lines,
 )
-from dataset_loading import load_from_builder
+from leakproof_qa.dataset_loading import load_from_builder
 
 __all__ = ["NeoQA", "load_dataset", "metrics", "parse_answer", "publish", "publish_generated"]
 
@@ -283,7 +282,9 @@ class NeoQA(datasets.GeneratorBasedBuilder):
                     name=engine.GENERATED_SPLIT, gen_kwargs={"prepared": prepared, "timelines": timelines}
                 )
             ]
-        from builders.publishing.neoqa import release_source  # imported here: only loading a release needs it
+        from leakproof_qa.builders.publishing.neoqa import (
+            release_source,  # imported here: only loading a release needs it
+        )
 
         root = release_source(
             config.data_dir, config.hub_repo_id, engine.files_needed(config.name), revision=config.revision
@@ -354,8 +355,8 @@ def publish(data_dir: str | Path, out: str | Path | None = None, **hub: Any) -> 
     Decrypted files, re-encrypted files and rebuilt rows are refused with a one-line error citing CC BY-ND 4.0.
     Returns (the folder written, or None; the Hub commit URL, or None).
     """
-    from builders.publishing.hub import HubTarget
-    from builders.publishing.neoqa import publish as publish_release
+    from leakproof_qa.builders.publishing.hub import HubTarget
+    from leakproof_qa.builders.publishing.neoqa import publish as publish_release
 
     options = dict(hub)
     target = HubTarget.taken_from(options)
@@ -376,8 +377,8 @@ def publish_generated(
     """Publish generated configurations (our data): plain (CC BY 4.0), or sealed with `passphrase` (CC BY-ND 4.0),
     to a folder and/or the Hub (`options`: HubTarget's fields, and generator settings). Returns (folder, commit URL).
     """
-    from builders.publishing.hub import HubTarget
-    from builders.publishing.neoqa_generated import publish as publish_ours
+    from leakproof_qa.builders.publishing.hub import HubTarget
+    from leakproof_qa.builders.publishing.neoqa_generated import publish as publish_ours
 
     options = dict(options)
     target = HubTarget.taken_from(options)
@@ -401,7 +402,7 @@ def fingerprint_of_code() -> str:
 
 def _publish_generated_main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """`python -m neoqa publish t200_s1 ...`: generated configurations, plain or sealed."""
-    from builders.cli.passphrase import passphrase_from
+    from leakproof_qa.builders.cli.passphrase import passphrase_from
 
     if args.data_dir or args.decryption_key is not None:
         parser.exit(2, "error: generated configurations read no release files: leave out --data-dir\n")
@@ -432,8 +433,8 @@ def _publish_generated_main(args: argparse.Namespace, parser: argparse.ArgumentP
 
 def publish_main(argv: list[str]) -> int:
     """CLI: `python -m neoqa publish --data-dir DIR ...` (the release, verbatim) or `publish t200_s1 ...` (ours)."""
-    from builders.cli.passphrase import add_passphrase_options
-    from builders.publishing.errors import refuse
+    from leakproof_qa.builders.cli.passphrase import add_passphrase_options
+    from leakproof_qa.builders.publishing.errors import refuse
 
     parser = argparse.ArgumentParser(
         prog="python -m neoqa publish",

@@ -19,14 +19,14 @@ import sys
 
 def _agent(arguments: list[str]) -> int:
     """`python -m phantom_wiki agent ...`: the agent environment's command line (phantom_env)."""
-    from phantom_env.cli import main as agent
+    from leakproof_qa.phantom_env.cli import main as agent
 
     return agent(arguments)
 
 
 def _mcp(arguments: list[str]) -> int:
     """`python -m phantom_wiki mcp ...`: the agent tools as an MCP server (phantom_env.mcp_server)."""
-    from phantom_env.mcp_server import main as mcp
+    from leakproof_qa.phantom_env.mcp_server import main as mcp
 
     return mcp(arguments)
 
@@ -35,7 +35,7 @@ def _tasks_path(arguments: list[str]) -> int:
     """`python -m phantom_wiki tasks-path`: where the lm-evaluation-harness tasks are, for --include_path."""
     import argparse
 
-    from leakproof_eval import tasks_path
+    from leakproof_qa.leakproof_eval import tasks_path
 
     argparse.ArgumentParser(
         prog="python -m phantom_wiki tasks-path",
@@ -46,8 +46,8 @@ def _tasks_path(arguments: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    from builders.cli.phantomwiki import main
-    from builders.phantomwiki.config import ConfigError as _ConfigError
+    from leakproof_qa.builders.cli.phantomwiki import main
+    from leakproof_qa.builders.phantomwiki.config import ConfigError as _ConfigError
 
     try:
         sys.exit(main(sys.argv[1:], faces={"agent": _agent, "mcp": _mcp, "tasks-path": _tasks_path}))
@@ -56,12 +56,12 @@ if __name__ == "__main__":
 
 from typing import TYPE_CHECKING, Any
 
-from builders import __version__, metrics
+from leakproof_qa.builders import __version__, metrics
 
 if TYPE_CHECKING or "datasets" in sys.modules:
     # `datasets` is loading this file as a script (3.x) and looks for the builder in its namespace; otherwise the
     # builder (and `datasets`, about a second) is imported on first use, by __getattr__ below.
-    from dataset_builders.phantom_wiki import PhantomWiki, PhantomWikiConfig
+    from leakproof_qa.dataset_builders.phantom_wiki import PhantomWiki, PhantomWikiConfig
 
 if TYPE_CHECKING:
     import datasets
@@ -73,7 +73,7 @@ _BUILDER_NAMES = ("PhantomWiki", "PhantomWikiConfig")
 def __getattr__(name: str) -> Any:
     """The builder classes, imported on first use (so `import phantom_wiki` stays quick)."""
     if name in _BUILDER_NAMES:
-        from dataset_builders import phantom_wiki as builder
+        from leakproof_qa.dataset_builders import phantom_wiki as builder
 
         value = globals()[name] = getattr(builder, name)
         return value
@@ -90,9 +90,9 @@ def load_dataset(
 ) -> datasets.Dataset | datasets.DatasetDict | datasets.IterableDataset | datasets.IterableDatasetDict:
     """Generate (or load from the `datasets` cache) the configuration `name`, as `datasets.load_dataset` would;
     `num_proc` processes write its rows (the same rows as one process)."""
-    from builders.phantomwiki.config import ConfigError
-    from dataset_builders.phantom_wiki import PhantomWiki
-    from dataset_loading import load_from_builder
+    from leakproof_qa.builders.phantomwiki.config import ConfigError
+    from leakproof_qa.dataset_builders.phantom_wiki import PhantomWiki
+    from leakproof_qa.dataset_loading import load_from_builder
 
     if isinstance(split, str) and any(part.split("[")[0].strip() != "test" for part in split.split("+")):
         raise ConfigError(
@@ -111,8 +111,8 @@ def publish(configurations: str | list[str], out: str | None = None, **options: 
     on the Hub (builders.publishing.hub.HubTarget's fields: repo_id, private, revision, gated, token, endpoint);
     see builders.publishing.phantomwiki.publish.
     """
-    from builders.publishing.hub import HubTarget
-    from builders.publishing.phantomwiki import publish as publish_release
+    from leakproof_qa.builders.publishing.hub import HubTarget
+    from leakproof_qa.builders.publishing.phantomwiki import publish as publish_release
 
     options = dict(options)
     return publish_release(configurations, out, hub=HubTarget.taken_from(options), **options)
@@ -136,12 +136,12 @@ def load_published(
     """
     import datasets
 
-    from builders.publishing.errors import ReleaseError
-    from builders.publishing.loading import open_release
+    from leakproof_qa.builders.publishing.errors import ReleaseError
+    from leakproof_qa.builders.publishing.loading import open_release
 
     if split is not None and split.split("[")[0] != "test":
         raise ReleaseError(f"unknown split {split!r}: a published PhantomWiki configuration has one split, test")
-    from dataset_loading import release_caches
+    from leakproof_qa.dataset_loading import release_caches
 
     cache, hub_cache = release_caches(cache_dir)
     opened = open_release(

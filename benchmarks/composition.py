@@ -9,9 +9,9 @@ from __future__ import annotations
 import sys
 from collections import Counter, defaultdict
 
-from builders.phantomwiki.config import settings_from
-from builders.phantomwiki.rows import instance_rows, rag_rows
-from builders.phantomwiki.stages import generate
+from leakproof_qa.builders.phantomwiki.config import settings_from
+from leakproof_qa.builders.phantomwiki.rows import instance_rows, rag_rows
+from leakproof_qa.builders.phantomwiki.stages import generate
 
 
 def composition(name: str) -> list[str]:

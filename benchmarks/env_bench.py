@@ -16,12 +16,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from builders.phantomwiki.config import settings_from
-from builders.phantomwiki.rows import generate
-from phantom_env.baselines import OracleModel
-from phantom_env.rl import PhantomWikiDataset, score_answer
-from phantom_env.runner import TRAJECTORIES, read_trajectories, run, tasks_of
-from phantom_env.tools import Corpus, Episode, tool_names
+from leakproof_qa.builders.phantomwiki.config import settings_from
+from leakproof_qa.builders.phantomwiki.rows import generate
+from leakproof_qa.phantom_env.baselines import OracleModel
+from leakproof_qa.phantom_env.rl import PhantomWikiDataset, score_answer
+from leakproof_qa.phantom_env.runner import TRAJECTORIES, read_trajectories, run, tasks_of
+from leakproof_qa.phantom_env.tools import Corpus, Episode, tool_names
 
 
 def main() -> None:

@@ -23,14 +23,20 @@ import json
 import re
 from pathlib import Path
 
-from builders.analysis.fidelity import ANSWER_FIGURES, UNIVERSE_FIGURES, answer_figures, universe_figures, within
-from builders.phantomwiki.config import Settings, format_name, settings_from
-from builders.phantomwiki.kinship import Kinship
-from builders.phantomwiki.prolog import read_universe
-from builders.phantomwiki.questions import sample_questions
-from builders.phantomwiki.rows import generate_universe
-from builders.phantomwiki.templates import generate_templates
-from builders.phantomwiki.vocabulary import load_vocabulary
+from leakproof_qa.builders.analysis.fidelity import (
+    ANSWER_FIGURES,
+    UNIVERSE_FIGURES,
+    answer_figures,
+    universe_figures,
+    within,
+)
+from leakproof_qa.builders.phantomwiki.config import Settings, format_name, settings_from
+from leakproof_qa.builders.phantomwiki.kinship import Kinship
+from leakproof_qa.builders.phantomwiki.prolog import read_universe
+from leakproof_qa.builders.phantomwiki.questions import sample_questions
+from leakproof_qa.builders.phantomwiki.rows import generate_universe
+from leakproof_qa.builders.phantomwiki.templates import generate_templates
+from leakproof_qa.builders.phantomwiki.vocabulary import load_vocabulary
 
 REFERENCE = Path(__file__).with_name("fidelity_reference.json")
 SIZES, DEPTHS, SEEDS = (50, 1_000, 10_000), (20, 10), (1, 2, 3, 4, 5)

@@ -25,13 +25,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from builders import metrics
-from builders.phantomwiki.config import settings_from
-from builders.phantomwiki.instances import build_instances
-from builders.phantomwiki.required import RequiredSets
-from builders.phantomwiki.rows import generate
-from builders.retrieval import Bm25Index
-from builders.tokens import joined
+from leakproof_qa.builders import metrics
+from leakproof_qa.builders.phantomwiki.config import settings_from
+from leakproof_qa.builders.phantomwiki.instances import build_instances
+from leakproof_qa.builders.phantomwiki.required import RequiredSets
+from leakproof_qa.builders.phantomwiki.rows import generate
+from leakproof_qa.builders.retrieval import Bm25Index
+from leakproof_qa.builders.tokens import joined
 
 TIME_LENGTHS = (0, 4096, 32768, 131072)
 

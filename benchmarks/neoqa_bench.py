@@ -20,9 +20,9 @@ from collections import Counter
 from multiprocessing import get_context
 from typing import Any
 
-from builders.neoqa.generate import subset_rows
-from builders.neoqa.settings import SUBSETS, settings_from
-from builders.tokens import CHARS_PER_TOKEN
+from leakproof_qa.builders.neoqa.generate import subset_rows
+from leakproof_qa.builders.neoqa.settings import SUBSETS, settings_from
+from leakproof_qa.builders.tokens import CHARS_PER_TOKEN
 
 PAPER = {
     "timelines": "15",

@@ -12,10 +12,10 @@ from __future__ import annotations
 import argparse
 import time
 
-from builders.analysis.neoqa_shortcuts import audit, table
-from builders.neoqa.generate import GeneratedSplit
-from builders.neoqa.settings import settings_from
-from leakproof_eval.ordering import interleaved
+from leakproof_qa.builders.analysis.neoqa_shortcuts import audit, table
+from leakproof_qa.builders.neoqa.generate import GeneratedSplit
+from leakproof_qa.builders.neoqa.settings import settings_from
+from leakproof_qa.leakproof_eval.ordering import interleaved
 
 
 def lm_eval_order(rows: list[dict], seed: int) -> list[dict]:

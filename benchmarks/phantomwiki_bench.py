@@ -43,10 +43,10 @@ def _progress(config: str):
 
 def measure(config: str) -> list[tuple[str, float, float]]:
     """(stage, seconds, peak RSS in MB so far) for one configuration, in this process."""
-    from builders.export import write_rows
-    from builders.phantomwiki import rows as engine
-    from builders.phantomwiki.config import SUBSETS, settings_from
-    from builders.phantomwiki.features import arrow_schema
+    from leakproof_qa.builders.export import write_rows
+    from leakproof_qa.builders.phantomwiki import rows as engine
+    from leakproof_qa.builders.phantomwiki.config import SUBSETS, settings_from
+    from leakproof_qa.builders.phantomwiki.features import arrow_schema
 
     settings = settings_from(config)[0]
     stages = []
@@ -73,7 +73,7 @@ def measure(config: str) -> list[tuple[str, float, float]]:
 def _evidence_stages(generated, stages: list) -> list:
     """Time the article reading and BM25 index the instances share; return [seconds, count] of BM25 queries, kept
     current."""
-    from builders.phantomwiki.rows import shared_evidence
+    from leakproof_qa.builders.phantomwiki.rows import shared_evidence
 
     start = time.perf_counter()
     evidence = shared_evidence(generated)
@@ -97,7 +97,7 @@ def _evidence_stages(generated, stages: list) -> list:
 
 
 def main() -> None:
-    from builders.phantomwiki.config import format_name
+    from leakproof_qa.builders.phantomwiki.config import format_name
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", type=int, nargs="+", default=DEFAULT_SIZES)

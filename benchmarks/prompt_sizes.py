@@ -25,7 +25,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from leakproof_eval import tasks_path
+from leakproof_qa.leakproof_eval import tasks_path
 
 TASKS = ("phantom_wiki_questions", "phantom_wiki_instances", "phantom_wiki_rag", "phantom_wiki_mc")
 CONFIGS = ("n50_s1", "n500_s1")

@@ -96,7 +96,7 @@ def overhead(config: str, repeat: int) -> None:
 _THROUGHPUT_CHILD = """
 import io, os, sys, time
 from pathlib import Path
-from encryption.aead_stream import SealWriter, iter_unsealed, seal_file, unseal_file
+from leakproof_qa.encryption.aead_stream import SealWriter, iter_unsealed, seal_file, unseal_file
 plain, sealed, opened, mode = Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3]), sys.argv[4]
 class Discard:
     def write(self, data):

@@ -65,8 +65,8 @@ def _scores(keys: Iterable[str], cache_dir: str | None) -> dict[str, float]:
     from lm_eval import simple_evaluate
     from lm_eval.tasks import TaskManager
 
-    import leakproof_eval.models  # noqa: F401  (registers the no-weights models)
-    from leakproof_eval import tasks_path
+    import leakproof_qa.leakproof_eval.models  # noqa: F401  (registers the no-weights models)
+    from leakproof_qa.leakproof_eval import tasks_path
 
     logging.getLogger("lm_eval").setLevel(logging.ERROR)
     measured: dict[str, float] = {}

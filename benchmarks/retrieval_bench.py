@@ -17,10 +17,10 @@ import argparse
 import sys
 import time
 
-from builders.phantomwiki import rows as engine
-from builders.phantomwiki.config import settings_from
-from builders.phantomwiki.instances import Evidence
-from builders.retrieval import ENGINES, Bm25Index
+from leakproof_qa.builders.phantomwiki import rows as engine
+from leakproof_qa.builders.phantomwiki.config import settings_from
+from leakproof_qa.builders.phantomwiki.instances import Evidence
+from leakproof_qa.builders.retrieval import ENGINES, Bm25Index
 
 
 def say(line: str) -> None:

@@ -14,12 +14,12 @@ from __future__ import annotations
 import argparse
 import time
 
-from builders.analysis.probing import Finding, balanced_accuracy
-from builders.analysis.shortcuts import Universe, audit, refuse, table, tables
-from builders.phantomwiki.config import format_name, settings_from
-from builders.phantomwiki.instances import build_instances, build_rag
-from builders.phantomwiki.rows import generate
-from leakproof_eval.ordering import BLOCK, interleaved
+from leakproof_qa.builders.analysis.probing import Finding, balanced_accuracy
+from leakproof_qa.builders.analysis.shortcuts import Universe, audit, refuse, table, tables
+from leakproof_qa.builders.phantomwiki.config import format_name, settings_from
+from leakproof_qa.builders.phantomwiki.instances import build_instances, build_rag
+from leakproof_qa.builders.phantomwiki.rows import generate
+from leakproof_qa.leakproof_eval.ordering import BLOCK, interleaved
 
 
 def universe(size: int, seed: int) -> Universe:

@@ -13,13 +13,13 @@ from typing import Any
 
 import datasets
 
-import cards
-from builders import __version__
-from builders.digest import PHANTOMWIKI_CODE, code_digest
-from builders.phantomwiki import rows as engine
-from builders.phantomwiki.budget import check as check_memory
-from builders.phantomwiki.config import ConfigError, Settings, parse_name, settings_from
-from builders.phantomwiki.features import datasets_features
+from leakproof_qa import cards
+from leakproof_qa.builders import __version__
+from leakproof_qa.builders.digest import PHANTOMWIKI_CODE, code_digest
+from leakproof_qa.builders.phantomwiki import rows as engine
+from leakproof_qa.builders.phantomwiki.budget import check as check_memory
+from leakproof_qa.builders.phantomwiki.config import ConfigError, Settings, parse_name, settings_from
+from leakproof_qa.builders.phantomwiki.features import datasets_features
 
 _DESCRIPTION = (
     "PhantomWiki: an on-demand benchmark of fictional people, their wiki-style articles and multi-hop "
@@ -113,7 +113,7 @@ _LATEST: dict[Settings, engine.Generated] = {}
 
 def generated_universe(settings: Settings, subset: str, title: str) -> engine.Generated:
     """The universe `settings` make, with the stages `subset` needs, behind a progress bar of those stages."""
-    from builders.progress import StageBar
+    from leakproof_qa.builders.progress import StageBar
 
     generated = _LATEST.get(settings)
     if generated is None:

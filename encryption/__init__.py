@@ -2,7 +2,7 @@
 scrypt, chunked; imported from there) and the NeoQA release codec (per-line base64 + one-byte XOR), re-exported
 here."""
 
-from encryption.neoqa_codec import (
+from leakproof_qa.encryption.neoqa_codec import (
     RELEASE_KEY,
     CorruptReleaseFileError,
     MissingDecryptionKeyError,

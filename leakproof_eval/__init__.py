@@ -2,7 +2,7 @@
 
     lm_eval --tasks phantom_wiki --include_path "$(python -m phantom_wiki tasks-path)" \
         --metadata '{"phantom_wiki_seed": 7}' ...
-    python -m leakproof_eval run --model oracle --tasks phantom_wiki_instances --limit 50  # no-weights models
+    python -m leakproof_qa run --model oracle --tasks phantom_wiki_instances --limit 50  # no-weights models
 
 The task folder (`tasks/`: YAML, a thin `utils.py`) ships as package data; the code it names lives here.
 """

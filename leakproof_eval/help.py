@@ -1,4 +1,4 @@
-"""What `python -m leakproof_eval --help` and `run --help` say: the commands, the tasks and the built-in models,
+"""What `python -m leakproof_qa --help` and `run --help` say: the commands, the tasks and the built-in models,
 and the nearest known name for a mistyped one."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ BUILT_IN_MODELS: dict[str, str] = {
 """The no-weights models `run` registers (leakproof_eval/models.py), and what each does."""
 
 USAGE = (
-    "usage: python -m leakproof_eval {run <lm_eval arguments> | tokenizer NAME --out DIR | model --out DIR | "
+    "usage: python -m leakproof_qa {run <lm_eval arguments> | tokenizer NAME --out DIR | model --out DIR | "
     "tasks-path | report RESULTS... [--out DIR]}"
 )
 
@@ -32,7 +32,7 @@ def _models() -> str:
 
 
 def main_help() -> str:
-    """`python -m leakproof_eval --help`."""
+    """`python -m leakproof_qa --help`."""
     return f"""{USAGE}
 
 lm-evaluation-harness over PhantomWiki and NeoQA: a fresh universe per evaluation.
@@ -54,7 +54,7 @@ Docs: docs/lm_eval.md."""
 
 def run_help() -> str:
     """What `run --help` prints before lm_eval's own options."""
-    return f"""usage: python -m leakproof_eval run --model MODEL --tasks TASK[,TASK] [--model_args K=V,...] [options]
+    return f"""usage: python -m leakproof_qa run --model MODEL --tasks TASK[,TASK] [--model_args K=V,...] [options]
 
 lm_eval's `run` with the task folder included (--include_path, when none is given) and these models registered
 beside lm_eval's own (local-completions, local-chat-completions, hf, vllm, ...):

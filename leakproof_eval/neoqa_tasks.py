@@ -28,10 +28,10 @@ from typing import Any
 from lm_eval.api.instance import Instance
 from lm_eval.api.task import ConfigurableTask
 
-import builders.neoqa as engine
-from builders import metrics
-from builders.checks import is_whole
-from builders.neoqa.answers import parse_answer
+import leakproof_qa.builders.neoqa as engine
+from leakproof_qa.builders import metrics
+from leakproof_qa.builders.checks import is_whole
+from leakproof_qa.builders.neoqa.answers import parse_answer
 
 from . import TaskSetupError, require_strings
 from .help import nearest
@@ -114,7 +114,7 @@ class Release:
 
 def _generated(ours: Mapping[str, Any]) -> Release:
     """The generated configuration `neoqa_generate` names; its instance set is the name's subset or neoqa_config."""
-    from builders.neoqa.settings import INSTANCE_SUBSETS, SPLIT, format_name, settings_from
+    from leakproof_qa.builders.neoqa.settings import INSTANCE_SUBSETS, SPLIT, format_name, settings_from
 
     name = ours["generate"]
     if ours.get("data_dir") or ours.get("decryption_key") is not None:
@@ -291,7 +291,7 @@ def neoqa_score_generation(doc: Mapping[str, Any], results: Sequence[int | None]
 
 
 def neoqa_scores(items: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """builders.metrics.neoqa_scores over the per-document values lm_eval collected."""
+    """leakproof_qa.builders.metrics.neoqa_scores over the per-document values lm_eval collected."""
     return metrics.neoqa_scores(items, {item["instance_id"]: item["prediction"] for item in items})
 
 

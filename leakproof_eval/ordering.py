@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from builders.rng import shuffled, stream
+from leakproof_qa.builders.rng import shuffled, stream
 
 T = TypeVar("T")
 BLOCK = 8

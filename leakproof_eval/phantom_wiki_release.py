@@ -13,9 +13,9 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from builders.phantomwiki.config import Settings
-from builders.publishing.errors import ReleaseError
-from builders.publishing.source import NotInRelease, PublishedUniverse, find_universe
+from leakproof_qa.builders.phantomwiki.config import Settings
+from leakproof_qa.builders.publishing.errors import ReleaseError
+from leakproof_qa.builders.publishing.source import NotInRelease, PublishedUniverse, find_universe
 
 from . import TaskSetupError, require_strings
 from .task_table import PREFIX
@@ -55,7 +55,7 @@ def published(ours: Mapping[str, Any], universe: str, cache_dir: str | None) -> 
                 f"environment variable {variable!r} ({PREFIX}{PASSPHRASE_ENV}) is not set or empty; set it to the "
                 "release's passphrase"
             )
-    from dataset_loading import release_caches
+    from leakproof_qa.dataset_loading import release_caches
 
     try:
         cache_root, hub_cache = release_caches(cache_dir)
@@ -90,7 +90,7 @@ def published(ours: Mapping[str, Any], universe: str, cache_dir: str | None) -> 
 def require_same_code(release: PublishedUniverse, why: str) -> None:
     """A one-line TaskSetupError unless this version's code made the release (what `why` needs is derived by
     generating the universe again, which gives the release's rows only with the same code)."""
-    from builders.digest import PHANTOMWIKI_CODE, code_digest
+    from leakproof_qa.builders.digest import PHANTOMWIKI_CODE, code_digest
 
     made, ours = release.located.manifest.code_digest, code_digest(*PHANTOMWIKI_CODE)
     if made != ours:

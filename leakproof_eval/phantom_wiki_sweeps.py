@@ -24,10 +24,10 @@ from typing import Any, TypeVar
 
 from lm_eval.api.task import ConfigurableTask
 
-from builders import metrics
-from builders.checks import is_whole
-from builders.phantomwiki.config import POSITIONS, ConfigError, canonical_depth
-from builders.tokens import TokenizerError, counter
+from leakproof_qa.builders import metrics
+from leakproof_qa.builders.checks import is_whole
+from leakproof_qa.builders.phantomwiki.config import POSITIONS, ConfigError, canonical_depth
+from leakproof_qa.builders.tokens import TokenizerError, counter
 
 from . import TaskSetupError
 from .ordering import interleaved
@@ -177,8 +177,8 @@ def phantom_wiki_load_rag_cite(**metadata: Any) -> Any:
 
 def load_rag_sweep(metadata: Mapping[str, Any], cite: bool) -> Any:
     """RAG rows at each retrieval depth, each document with the articles its question needs."""
-    from builders.phantomwiki.instances import rag_required
-    from builders.phantomwiki.rows import generate
+    from leakproof_qa.builders.phantomwiki.instances import rag_required
+    from leakproof_qa.builders.phantomwiki.rows import generate
 
     if wants_release(metadata):  # rag_depths, without reading the release twice
         universe = universe_from(metadata)

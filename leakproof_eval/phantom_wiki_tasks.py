@@ -21,14 +21,21 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from builders import metrics
-from builders.checks import is_whole
-from builders.evidence import render
-from builders.labels import SUFFICIENT
-from builders.metrics import read_response
-from builders.phantomwiki.budget import check as check_memory
-from builders.phantomwiki.config import ConfigError, Settings, format_name, parse_universe, settings_from, universe_name
-from builders.publishing.source import PublishedUniverse
+from leakproof_qa.builders import metrics
+from leakproof_qa.builders.checks import is_whole
+from leakproof_qa.builders.evidence import render
+from leakproof_qa.builders.labels import SUFFICIENT
+from leakproof_qa.builders.metrics import read_response
+from leakproof_qa.builders.phantomwiki.budget import check as check_memory
+from leakproof_qa.builders.phantomwiki.config import (
+    ConfigError,
+    Settings,
+    format_name,
+    parse_universe,
+    settings_from,
+    universe_name,
+)
+from leakproof_qa.builders.publishing.source import PublishedUniverse
 
 from . import TaskSetupError, require_strings
 from .help import nearest
@@ -242,7 +249,7 @@ def evidence_doc(key: str, row: Mapping[str, Any], cite: bool) -> dict[str, Any]
         "answerable": row["answerable"],
         "citations": row["citations"],
         "document_titles": [d["title"] for d in row["documents"]],
-        # for `python -m leakproof_eval report`'s breakdown by distractors (rag rows have none; no prompt shows it)
+        # for `python -m leakproof_qa report`'s breakdown by distractors (rag rows have none; no prompt shows it)
         "num_distractors": row.get("num_distractors"),
         "difficulty": row["difficulty"],
         "is_aggregation_question": row["is_aggregation_question"],
@@ -402,7 +409,7 @@ def _instances(items: Sequence[Mapping[str, Any]], *fields: str) -> list[dict[st
 
 
 def evidence_scores(items: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """builders.metrics.instance_scores over the per-document values lm_eval collected."""
+    """leakproof_qa.builders.metrics.instance_scores over the per-document values lm_eval collected."""
     rows = _instances(items, "answerable", "unanswerable_kind", "answer", "citations")
     return metrics.instance_scores(rows, {item["id"]: item["prediction"] for item in items})
 
@@ -452,7 +459,7 @@ def phantom_wiki_score_choice(
 
 
 def choice_item_scores(items: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """builders.metrics.choice_scores over the per-document values lm_eval collected for multiple choice."""
+    """metrics.choice_scores over the per-document values lm_eval collected for multiple choice."""
     rows = _instances(items, "answerable", "unanswerable_kind", "gold_answer_idx")
     return metrics.choice_scores(rows, {item["id"]: item["prediction"] for item in items})
 

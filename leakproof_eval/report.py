@@ -1,4 +1,4 @@
-"""`python -m leakproof_eval report RESULTS... [--out DIR]`: lm-eval results and agent runs as Markdown tables and
+"""`python -m leakproof_qa report RESULTS... [--out DIR]`: lm-eval results and agent runs as Markdown tables and
 the paper's figures.
 
 Tables: a headline (one row per model and universe: the ADTScore of the `phantom_wiki` group and of each task, F1,
@@ -21,7 +21,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from builders import tsv
+from leakproof_qa.builders import tsv
 
 from .breakdowns import category_accuracy, category_key, reproduces, role_accuracy
 from .results import AgentRun, Report, ReportError, Sample, TaskResult, find, read_results, read_run
@@ -251,7 +251,7 @@ def markdown(report: Report, figures: Sequence[tuple[str, str]] = ()) -> str:
 def parser() -> argparse.ArgumentParser:
     """The report command's arguments."""
     p = argparse.ArgumentParser(
-        prog="python -m leakproof_eval report",
+        prog="python -m leakproof_qa report",
         description="Turn lm-eval results (folders of results_*.json, with --log_samples files for the breakdowns) "
         "and agent runs (folders of scores.json, trajectories.jsonl, run.json) into Markdown tables and figures.",
     )

@@ -17,9 +17,9 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from builders.checks import is_number, is_whole
-from builders.metrics import category_of
-from builders.phantomwiki.config import ConfigError, Settings, settings_from, universe_name
+from leakproof_qa.builders.checks import is_number, is_whole
+from leakproof_qa.builders.metrics import category_of
+from leakproof_qa.builders.phantomwiki.config import ConfigError, Settings, settings_from, universe_name
 
 MAX_JSON_BYTES = 64 << 20
 """A results file, scores.json or run.json above this is refused (lm_eval's results files are about 100 kB)."""

@@ -27,15 +27,21 @@ class Task:
 
 
 TASKS: tuple[Task, ...] = (
-    Task("phantom_wiki_questions", "phantom_wiki", "leakproof_eval.phantom_wiki_tasks", "questions"),
-    Task("phantom_wiki_instances", "phantom_wiki", "leakproof_eval.phantom_wiki_tasks", "instances"),
-    Task("phantom_wiki_instances_cite", "phantom_wiki", "leakproof_eval.phantom_wiki_tasks", "instances"),
-    Task("phantom_wiki_mc", "phantom_wiki", "leakproof_eval.phantom_wiki_tasks", "instances"),
-    Task("phantom_wiki_rag", "phantom_wiki", "leakproof_eval.phantom_wiki_sweeps", "rag"),
-    Task("phantom_wiki_rag_cite", "phantom_wiki", "leakproof_eval.phantom_wiki_sweeps", "rag"),
-    Task("phantom_wiki_long", "phantom_wiki", "leakproof_eval.phantom_wiki_sweeps", "instances", "max_seq_lengths"),
-    Task("neoqa", "neoqa", "leakproof_eval.neoqa_tasks", None),
-    Task("neoqa_gen", "neoqa", "leakproof_eval.neoqa_tasks", None),
+    Task("phantom_wiki_questions", "phantom_wiki", "leakproof_qa.leakproof_eval.phantom_wiki_tasks", "questions"),
+    Task("phantom_wiki_instances", "phantom_wiki", "leakproof_qa.leakproof_eval.phantom_wiki_tasks", "instances"),
+    Task("phantom_wiki_instances_cite", "phantom_wiki", "leakproof_qa.leakproof_eval.phantom_wiki_tasks", "instances"),
+    Task("phantom_wiki_mc", "phantom_wiki", "leakproof_qa.leakproof_eval.phantom_wiki_tasks", "instances"),
+    Task("phantom_wiki_rag", "phantom_wiki", "leakproof_qa.leakproof_eval.phantom_wiki_sweeps", "rag"),
+    Task("phantom_wiki_rag_cite", "phantom_wiki", "leakproof_qa.leakproof_eval.phantom_wiki_sweeps", "rag"),
+    Task(
+        "phantom_wiki_long",
+        "phantom_wiki",
+        "leakproof_qa.leakproof_eval.phantom_wiki_sweeps",
+        "instances",
+        "max_seq_lengths",
+    ),
+    Task("neoqa", "neoqa", "leakproof_qa.leakproof_eval.neoqa_tasks", None),
+    Task("neoqa_gen", "neoqa", "leakproof_qa.leakproof_eval.neoqa_tasks", None),
 )
 
 TASK_MODULES: tuple[str, ...] = tuple(dict.fromkeys(task.module for task in TASKS))

@@ -4,7 +4,7 @@ lm_eval left-truncates a log-likelihood request longer than `max_length` (2,048 
 warning only: the documents at the start of the prompt are dropped and the options are still scored, so every score is
 silently one of another prompt. `refuse_truncation()` makes such a request a one-line `TruncatedPrompt` instead, for
 every model that encodes through lm_eval's `TemplateLM` (local-completions, hf, vllm, ...), whatever the server.
-`python -m leakproof_eval run` holds it for the whole run; with `simple_evaluate`, wrap the call:
+`python -m leakproof_qa run` holds it for the whole run; with `simple_evaluate`, wrap the call:
 `with refuse_truncation(): simple_evaluate(...)`.
 """
 

@@ -17,7 +17,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from builders.rng import below, stream
+from leakproof_qa.builders.rng import below, stream
 
 from .runner import Task
 from .tools import FINISH, Episode, name_of, tools_of

@@ -10,10 +10,17 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from builders.cli.passphrase import add_passphrase_options, passphrase_from
-from builders.phantomwiki.config import ConfigError, Settings, format_name, parse_universe, settings_from, universe_name
-from builders.phantomwiki.rows import generate
-from builders.publishing.errors import ReleaseError
+from leakproof_qa.builders.cli.passphrase import add_passphrase_options, passphrase_from
+from leakproof_qa.builders.phantomwiki.config import (
+    ConfigError,
+    Settings,
+    format_name,
+    parse_universe,
+    settings_from,
+    universe_name,
+)
+from leakproof_qa.builders.phantomwiki.rows import generate
+from leakproof_qa.builders.publishing.errors import ReleaseError
 
 from .baselines import OracleModel, RandomWalkModel
 from .client import MAX_REPLY_BYTES, TIMEOUT, ChatClient, EndpointError
@@ -209,8 +216,8 @@ def _source(args: argparse.Namespace) -> tuple[Settings, list[Task], Corpus, dic
             raise ConfigError(f"--{option} is an option of --release; give --release DIR_OR_REPO too, or leave it out")
         generated = generate(settings_from(args.config)[0])
         return generated.settings, tasks_of(generated)[: args.limit], Corpus.from_generated(generated), None
-    from builders.publishing.source import find_universe
-    from dataset_loading import CacheDirError, release_caches
+    from leakproof_qa.builders.publishing.source import find_universe
+    from leakproof_qa.dataset_loading import CacheDirError, release_caches
 
     try:
         cache_root, hub_cache = release_caches(args.cache_dir)

@@ -26,7 +26,7 @@ import urllib.parse
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from builders.checks import is_number, is_whole
+from leakproof_qa.builders.checks import is_number, is_whole
 
 RETRYABLE = frozenset({429, 500, 502, 503, 504})
 TIMEOUT = 300.0  # seconds a request may take in all, connect to last byte

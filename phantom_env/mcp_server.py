@@ -19,9 +19,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from builders.metrics import answer_scores
-from builders.phantomwiki.config import ConfigError, parse_universe, settings_from
-from builders.phantomwiki.rows import generate
+from leakproof_qa.builders.metrics import answer_scores
+from leakproof_qa.builders.phantomwiki.config import ConfigError, parse_universe, settings_from
+from leakproof_qa.builders.phantomwiki.rows import generate
 
 from .runner import Task, tasks_of
 from .tools import FINISH, INVALID, Corpus, Episode, ToolArgumentError, bind_arguments, function_schema, tools_of

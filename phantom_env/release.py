@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from builders.phantomwiki.reading import Names, article_statements, compile_article, parsed_query
-from builders.phantomwiki.required import DocumentSource, Shown, consulted
+from leakproof_qa.builders.phantomwiki.reading import Names, article_statements, compile_article, parsed_query
+from leakproof_qa.builders.phantomwiki.required import DocumentSource, Shown, consulted
 
 from .runner import Task
 from .tools import Corpus

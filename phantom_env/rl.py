@@ -1,6 +1,6 @@
 """A universe as an endless source of verifiable questions: reasoning-gym's dataset interface and a TRL reward.
 
-    from phantom_env.rl import PhantomWikiDataset, score_answer, reward
+    from leakproof_qa.phantom_env.rl import PhantomWikiDataset, score_answer, reward
     data = PhantomWikiDataset("n500_d10_s1", seed=7, size=1000)     # or PhantomWikiDataset.level(3, seed=7, size=1000)
     entry = data[0]          # {"question": ..., "answer": "Ann Lee, Bo Li", "metadata": {...}}
     score_answer("Ann Lee, Bo Li", entry)   # 1.0
@@ -32,17 +32,17 @@ from functools import cache, cached_property, lru_cache
 from pathlib import Path
 from typing import Any, overload
 
-from builders import tsv
-from builders.metrics import DEFLECTION, answer_scores, is_deflection, read_response
-from builders.phantomwiki.config import ConfigError, format_name, parse_universe, settings_from
-from builders.phantomwiki.kinship import Kinship
-from builders.phantomwiki.questions import difficulty, fill_template, render
-from builders.phantomwiki.relations import relation_bank
-from builders.phantomwiki.required import RequiredSets, closed_world_statement
-from builders.phantomwiki.rows import Generated, complete, generate
-from builders.phantomwiki.solver import Solver
-from builders.phantomwiki.templates import Template, generate_templates
-from builders.rng import below, shuffled, stream
+from leakproof_qa.builders import tsv
+from leakproof_qa.builders.metrics import DEFLECTION, answer_scores, is_deflection, read_response
+from leakproof_qa.builders.phantomwiki.config import ConfigError, format_name, parse_universe, settings_from
+from leakproof_qa.builders.phantomwiki.kinship import Kinship
+from leakproof_qa.builders.phantomwiki.questions import difficulty, fill_template, render
+from leakproof_qa.builders.phantomwiki.relations import relation_bank
+from leakproof_qa.builders.phantomwiki.required import RequiredSets, closed_world_statement
+from leakproof_qa.builders.phantomwiki.rows import Generated, complete, generate
+from leakproof_qa.builders.phantomwiki.solver import Solver
+from leakproof_qa.builders.phantomwiki.templates import Template, generate_templates
+from leakproof_qa.builders.rng import below, shuffled, stream
 
 CURRICULUM_FILE = Path(__file__).with_name("data") / "curriculum.tsv"
 ATTEMPTS = 1000  # draws before an item gives up (a universe too small for any template's shape)

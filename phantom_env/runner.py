@@ -30,12 +30,12 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Protocol
 
-from builders import __version__
-from builders.locks import FolderBusy, held
-from builders.metrics import answer_scores, read_response, required_recall
-from builders.phantomwiki.required import RequiredSets, starts_from_attribute
-from builders.phantomwiki.rows import Generated
-from builders.phantomwiki.solver import parse_literal
+from leakproof_qa.builders import __version__
+from leakproof_qa.builders.locks import FolderBusy, held
+from leakproof_qa.builders.metrics import answer_scores, read_response, required_recall
+from leakproof_qa.builders.phantomwiki.required import RequiredSets, starts_from_attribute
+from leakproof_qa.builders.phantomwiki.rows import Generated
+from leakproof_qa.builders.phantomwiki.solver import parse_literal
 
 from .client import EndpointError
 from .tools import RETRIEVING, Corpus, Episode, format_pred, parse_action, prompt_tools, schemas

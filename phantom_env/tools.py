@@ -32,8 +32,8 @@ from dataclasses import dataclass, field
 from functools import cache, cached_property
 from typing import Any, get_type_hints
 
-from builders.checks import is_whole
-from builders.retrieval import Bm25Index
+from leakproof_qa.builders.checks import is_whole
+from leakproof_qa.builders.retrieval import Bm25Index
 
 NO_ARTICLE = "No article exists for the requested entity. Please try retrieving article for another entity."
 NO_SEARCH = "No articles contain the requested attribute. Please try searching for another attribute."

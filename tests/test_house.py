@@ -9,14 +9,20 @@ ROOT = Path(__file__).resolve().parents[1]
 ENGINES = ("builders/phantomwiki", "builders/neoqa", "dataset_builders")
 
 
+PACKAGE = ROOT / "leakproof_qa"
+LINKED = sorted(path.name.removesuffix(".py") for path in PACKAGE.iterdir() if path.is_symlink())
+"""The root's folders (and dataset_loading.py) that are parts of leakproof_qa: linked into it here, copied in a wheel."""
+
+
 def module_name(path: Path) -> str:
-    """The name a file is imported by: its folders up to the first without an __init__.py, and its own name."""
+    """The name a file is imported by: its folders up to the first without an __init__.py, and its own name; a part
+    of leakproof_qa is named under it."""
     parts = [] if path.name == "__init__.py" else [path.stem]
     folder = path.parent
     while (folder / "__init__.py").is_file() and folder != ROOT:
         parts.insert(0, folder.name)
         folder = folder.parent
-    return ".".join(parts)
+    return ".".join(["leakproof_qa", *parts] if parts[0] in LINKED else parts)
 
 
 def imported_modules(path: Path) -> set[str]:
@@ -38,7 +44,11 @@ def imported_modules(path: Path) -> set[str]:
 def test_no_engine_imports_the_command_line_or_publishing():
     for folder in ENGINES:
         for path in sorted((ROOT / folder).rglob("*.py")):
-            up = {m for m in imported_modules(path) if m.startswith(("builders.cli", "builders.publishing"))}
+            up = {
+                m
+                for m in imported_modules(path)
+                if m.startswith(("leakproof_qa.builders.cli", "leakproof_qa.builders.publishing"))
+            }
             assert not up, f"{path.relative_to(ROOT)} imports {sorted(up)}"
 
 
@@ -56,7 +66,7 @@ def source_files() -> list[Path]:
 
 def test_tool_names_are_spelled_only_in_the_tool_table():
     """Any other module names a tool through phantom_env.tools (FINISH, RETRIEVING, name_of, tool_names)."""
-    from phantom_env.tools import TOOLS
+    from leakproof_qa.phantom_env.tools import TOOLS
 
     names = {tool.name for tool in TOOLS}
     table = ROOT / "phantom_env" / "tools.py"
@@ -118,3 +128,25 @@ def test_the_project_s_modules_import_each_other_in_no_circle():
     """Imports point one way: no module reaches itself through what it imports, lazily or for type checking alone."""
     assert len({module_name(path) for path in source_files()}) > 100
     assert import_circles() == []
+
+
+def test_the_root_s_folders_are_imported_only_as_parts_of_leakproof_qa():
+    """`import builders` works in a checkout (the root is on sys.path) but not once installed: no file may use it."""
+    files = source_files() + sorted((ROOT / "tests").rglob("*.py")) + sorted((ROOT / "benchmarks").rglob("*.py"))
+    for path in files:
+        bare = {m for m in imported_modules(path) if m.split(".")[0] in LINKED}
+        assert not bare, f"{path.relative_to(ROOT)} imports {sorted(bare)} (write leakproof_qa.{sorted(bare)[0]})"
+
+
+def test_leakproof_qa_links_exactly_the_folders_setup_cfg_installs_under_it():
+    links = {path.name: path.resolve() for path in PACKAGE.iterdir() if path.is_symlink()}
+    assert links == {name: (ROOT / name).resolve() for name in links}
+    assert set(LINKED) == {
+        "builders",
+        "cards",
+        "dataset_builders",
+        "dataset_loading",
+        "encryption",
+        "leakproof_eval",
+        "phantom_env",
+    }

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from builders.cli.phantomwiki import parser
+from leakproof_qa.builders.cli.phantomwiki import parser
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = {

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from builders.tsv import rows
+from leakproof_qa.builders.tsv import rows
 
 ROOT = Path(__file__).resolve().parents[1]
 

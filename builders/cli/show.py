@@ -215,8 +215,8 @@ def _evidence(row: Mapping[str, Any]) -> list[str]:
 def _print_prompt(settings: Settings, subset: str, name: str, args: argparse.Namespace) -> int:
     """Print the prompt the task sends for the selected row (stdout: exactly the text; stderr: what else is sent)."""
     try:
-        from leakproof_eval import TaskSetupError
-        from leakproof_eval.task_requests import requests_for, task_for
+        from leakproof_qa.leakproof_eval import TaskSetupError
+        from leakproof_qa.leakproof_eval.task_requests import requests_for, task_for
     except ImportError as error:  # lm_eval missing
         raise ConfigError(f"--as prompt needs lm_eval ({error.name}): pip install 'leakproof-qa[lm-eval]'") from None
     try:

@@ -13,8 +13,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from builders.neoqa.answers import parse_answer
-from builders.neoqa.instances import (
+from leakproof_qa.builders.neoqa.answers import parse_answer
+from leakproof_qa.builders.neoqa.instances import (
     ABLATION_SIZES,
     DEFLECTION_OPTION,
     INSTANCE_SETS,
@@ -23,7 +23,7 @@ from builders.neoqa.instances import (
     UNANSWERABLE,
     InstanceBuilder,
 )
-from builders.neoqa.release import (
+from leakproof_qa.builders.neoqa.release import (
     DEFAULT_HUB_REPO,
     LICENSE,
     LICENSE_NOTICE,
@@ -35,8 +35,8 @@ from builders.neoqa.release import (
     release_filename,
     strip_markup,
 )
-from builders.neoqa.settings import GRAMMAR, ConfigError, is_generated_name, parse_name
-from builders.neoqa.settings import SPLIT as GENERATED_SPLIT
+from leakproof_qa.builders.neoqa.settings import GRAMMAR, ConfigError, is_generated_name, parse_name
+from leakproof_qa.builders.neoqa.settings import SPLIT as GENERATED_SPLIT
 
 CONFIG_NAMES: tuple[str, ...] = RAW_KINDS + INSTANCE_SETS
 CONFIG_SPLITS: dict[str, tuple[str, ...]] = {

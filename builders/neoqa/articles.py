@@ -11,8 +11,8 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
-from builders.neoqa.world import Entity, Fact, World, data
-from builders.rng import below, pick, shuffled, stream
+from leakproof_qa.builders.neoqa.world import Entity, Fact, World, data
+from leakproof_qa.builders.rng import below, pick, shuffled, stream
 
 MORE_ITEMS = 0.25
 """Chance that an article also states an item beyond the ones it covers by turn (most items are in several)."""

@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from builders.neoqa.articles import news_records
-from builders.neoqa.instances import InstanceBuilder
-from builders.neoqa.questions import multi_hop_records, time_span_records
-from builders.neoqa.release import news_row, question_row, timeline_row
-from builders.neoqa.settings import RAW_SUBSETS, Settings
-from builders.neoqa.timeline import timeline_record
-from builders.neoqa.world import draw_world
+from leakproof_qa.builders.neoqa.articles import news_records
+from leakproof_qa.builders.neoqa.instances import InstanceBuilder
+from leakproof_qa.builders.neoqa.questions import multi_hop_records, time_span_records
+from leakproof_qa.builders.neoqa.release import news_row, question_row, timeline_row
+from leakproof_qa.builders.neoqa.settings import RAW_SUBSETS, Settings
+from leakproof_qa.builders.neoqa.timeline import timeline_record
+from leakproof_qa.builders.neoqa.world import draw_world
 
 LICENSE = "cc-by-4.0"
 LICENSE_NOTICE = (

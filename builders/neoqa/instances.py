@@ -43,11 +43,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from builders.evidence import ABLATION_LEVELS
-from builders.labels import INSUFFICIENT, SUFFICIENT, UNANSWERABLE
-from builders.neoqa.release import ANSWERABLE_CATEGORIES, UNANSWERABLE_CATEGORIES, canonical_json
-from builders.rng import shuffled, stream
-from encryption.neoqa_codec import ReleaseFormatError
+from leakproof_qa.builders.evidence import ABLATION_LEVELS
+from leakproof_qa.builders.labels import INSUFFICIENT, SUFFICIENT, UNANSWERABLE
+from leakproof_qa.builders.neoqa.release import ANSWERABLE_CATEGORIES, UNANSWERABLE_CATEGORIES, canonical_json
+from leakproof_qa.builders.rng import shuffled, stream
+from leakproof_qa.encryption.neoqa_codec import ReleaseFormatError
 
 DEFLECTION_OPTION: str = "Unanswerable"
 T = TypeVar("T")

@@ -22,10 +22,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from builders.neoqa.articles import written_date
-from builders.neoqa.instances import DEFLECTION_OPTION
-from builders.neoqa.world import ENTITY_KINDS, Entity, Fact, World, data, entity_name, literal
-from builders.rng import below, pick, shuffled, stream
+from leakproof_qa.builders.neoqa.articles import written_date
+from leakproof_qa.builders.neoqa.instances import DEFLECTION_OPTION
+from leakproof_qa.builders.neoqa.world import ENTITY_KINDS, Entity, Fact, World, data, entity_name, literal
+from leakproof_qa.builders.rng import below, pick, shuffled, stream
 
 DISTRACTORS = 5
 TRIES = 8

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from encryption.neoqa_codec import ReleaseFileNotFoundError, ReleaseFormatError, iter_jsonl
+from leakproof_qa.encryption.neoqa_codec import ReleaseFileNotFoundError, ReleaseFormatError, iter_jsonl
 
 SPLITS: tuple[str, ...] = ("dev", "test")
 RAW_KINDS: tuple[str, ...] = ("timelines", "news", "questions")

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import MISSING, Field, dataclass, field, fields
 from typing import Any
 
-from builders.checks import is_whole
+from leakproof_qa.builders.checks import is_whole
 
 RAW_SUBSETS = ("timelines", "news", "questions")
 INSTANCE_SUBSETS = ("neoqa", "optimal-evidence", "context-ablation")

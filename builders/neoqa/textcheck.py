@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from builders.neoqa.world import data
+from leakproof_qa.builders.neoqa.world import data
 
 UNANSWERABLE = "Unanswerable"
 _SENTENCE_END = re.compile(r"(?<=[.?!])\s+(?=[A-Z$])")

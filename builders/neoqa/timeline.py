@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from builders.neoqa.articles import sentence
-from builders.neoqa.world import Entity, Fact, World, data
+from leakproof_qa.builders.neoqa.articles import sentence
+from leakproof_qa.builders.neoqa.world import Entity, Fact, World, data
 
 
 def _description(entity: Entity, world: World) -> str:

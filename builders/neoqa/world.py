@@ -15,7 +15,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from builders.rng import below, pick, stream
+from leakproof_qa.builders.rng import below, pick, stream
 
 ENTITY_KINDS = ("person", "organization", "location", "product", "event")
 LITERAL_KINDS = ("money", "count")
@@ -34,7 +34,7 @@ uncertain-specificity variants (not stated) come in equal numbers."""
 @cache
 def data(name: str) -> dict[str, Any]:
     """One of the generator's data files (builders/neoqa/data/NAME.json)."""
-    return json.loads((resources.files("builders.neoqa") / "data" / f"{name}.json").read_text())
+    return json.loads((resources.files("leakproof_qa.builders.neoqa") / "data" / f"{name}.json").read_text())
 
 
 @dataclass(frozen=True)

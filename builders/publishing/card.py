@@ -6,7 +6,7 @@ from typing import Any
 
 from huggingface_hub import DatasetCard, DatasetCardData
 
-import cards
+from leakproof_qa import cards
 
 CARD = "README.md"
 _SIZE_CATEGORIES = (

@@ -19,7 +19,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from encryption.aead_stream import SealedFileError, check_passphrase, iter_unsealed, unseal_file
+from leakproof_qa.encryption.aead_stream import SealedFileError, check_passphrase, iter_unsealed, unseal_file
 
 from .errors import ReleaseError
 from .hub import download

@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import cards
-from encryption.neoqa_codec import (
+from leakproof_qa import cards
+from leakproof_qa.encryption.neoqa_codec import (
     RELEASE_KEY,
     ReleaseFileNotFoundError,
     ReleaseFormatError,

@@ -20,7 +20,7 @@ from typing import Any
 
 import pyarrow as pa
 
-import cards
+from leakproof_qa import cards
 
 from .. import __version__
 from ..neoqa.generate import GeneratedSplit

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-import cards
+from leakproof_qa import cards
 
 from .. import __version__
 from ..checks import is_whole

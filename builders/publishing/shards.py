@@ -19,7 +19,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from encryption.aead_stream import SALT_SIZE, SealWriter, Sink
+from leakproof_qa.encryption.aead_stream import SALT_SIZE, SealWriter, Sink
 
 from ..export import writer_options
 

@@ -4,7 +4,7 @@ the YAMLs, as lm_eval looks for it: the `__all__` of each task module the task t
 
 from importlib import import_module
 
-from leakproof_eval.task_table import TASK_MODULES
+from leakproof_qa.leakproof_eval.task_table import TASK_MODULES
 
 for _module in map(import_module, TASK_MODULES):
     globals().update({_name: getattr(_module, _name) for _name in _module.__all__})

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import datasets
 
-from builders.phantomwiki import rows as engine
-from builders.phantomwiki.config import SUBSETS, settings_from
+from leakproof_qa.builders.phantomwiki import rows as engine
+from leakproof_qa.builders.phantomwiki.config import SUBSETS, settings_from
 
 SCRIPT = Path(__file__).resolve().parents[2] / "phantom_wiki.py"
 

@@ -22,7 +22,7 @@ def main(argv: list[str]) -> int:
     bare = "--require-bare" in argv
     folder, out, *configs = [arg for arg in argv if arg != "--require-bare"]
     if bare:
-        present = [name for name in ("phantom_wiki", "builders", "cards") if importlib.util.find_spec(name)]
+        present = [name for name in ("phantom_wiki", "leakproof_qa", "builders", "cards") if importlib.util.find_spec(name)]
         if present:
             print(f"not a bare environment: {', '.join(present)} can be imported", file=sys.stderr)
             return 3

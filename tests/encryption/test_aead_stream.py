@@ -14,7 +14,7 @@ import pytest
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
 
-from encryption import aead_stream as sealed
+from leakproof_qa.encryption import aead_stream as sealed
 
 FAST = sealed.ScryptParams(log2_n=10, r=8, p=1)  # the tests' files; the default is 2**15
 SALT = bytes(range(16))

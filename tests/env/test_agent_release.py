@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from builders.phantomwiki.config import settings_from
-from builders.phantomwiki.rows import corpus_rows, generate, question_rows
-from builders.publishing.phantomwiki import write_release
-from phantom_env.cli import main
-from phantom_env.release import ReleaseRowsError, tasks_of_rows
-from phantom_env.runner import RUN_FILE, SCORES, TRAJECTORIES, tasks_of
+from leakproof_qa.builders.phantomwiki.config import settings_from
+from leakproof_qa.builders.phantomwiki.rows import corpus_rows, generate, question_rows
+from leakproof_qa.builders.publishing.phantomwiki import write_release
+from leakproof_qa.phantom_env.cli import main
+from leakproof_qa.phantom_env.release import ReleaseRowsError, tasks_of_rows
+from leakproof_qa.phantom_env.runner import RUN_FILE, SCORES, TRAJECTORIES, tasks_of
 from tests.publish.publish_helpers import CONFIG, PASSPHRASE, downloaded, hub_releases, release_record
 
 pytestmark = pytest.mark.integration

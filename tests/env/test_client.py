@@ -8,7 +8,7 @@ import tracemalloc
 
 import pytest
 
-from phantom_env.client import ChatClient, EndpointError
+from leakproof_qa.phantom_env.client import ChatClient, EndpointError
 from tests.env.hostile_server import Drip, Flood, HostileServer, Silent, chat, response
 
 pytestmark = pytest.mark.integration
@@ -158,10 +158,10 @@ def test_a_slow_drip_mid_run_is_retried_each_try_within_the_deadline():
 
 
 def test_a_run_whose_endpoint_turns_hostile_stops_in_one_line_keeping_what_it_saved(tmp_path):
-    from builders.phantomwiki.config import settings_from
-    from builders.phantomwiki.rows import generate
-    from phantom_env.runner import TRAJECTORIES, read_trajectories, run, tasks_of
-    from phantom_env.tools import Corpus
+    from leakproof_qa.builders.phantomwiki.config import settings_from
+    from leakproof_qa.builders.phantomwiki.rows import generate
+    from leakproof_qa.phantom_env.runner import TRAJECTORIES, read_trajectories, run, tasks_of
+    from leakproof_qa.phantom_env.tools import Corpus
 
     generated = generate(settings_from("n50_s1")[0])
     tasks = tasks_of(generated)[:5]

@@ -18,11 +18,11 @@ import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
-from builders.phantomwiki.config import settings_from
-from builders.phantomwiki.rows import generate
-from phantom_env.mcp_server import tool_schemas
-from phantom_env.runner import tasks_of
-from phantom_env.tools import Corpus, Episode
+from leakproof_qa.builders.phantomwiki.config import settings_from
+from leakproof_qa.builders.phantomwiki.rows import generate
+from leakproof_qa.phantom_env.mcp_server import tool_schemas
+from leakproof_qa.phantom_env.runner import tasks_of
+from leakproof_qa.phantom_env.tools import Corpus, Episode
 
 pytestmark = pytest.mark.integration
 REPO = Path(__file__).resolve().parents[2]

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from builders.metrics import DEFLECTION
-from builders.phantomwiki.config import ConfigError, settings_from
-from builders.phantomwiki.rows import generate
-from phantom_env.rl import PhantomWikiDataset, curriculum, reward, score_answer
+from leakproof_qa.builders.metrics import DEFLECTION
+from leakproof_qa.builders.phantomwiki.config import ConfigError, settings_from
+from leakproof_qa.builders.phantomwiki.rows import generate
+from leakproof_qa.phantom_env.rl import PhantomWikiDataset, curriculum, reward, score_answer
 
 
 def test_an_item_is_a_pure_function_of_the_settings_the_seed_and_its_index():

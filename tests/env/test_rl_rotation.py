@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from builders.phantomwiki.config import ConfigError, parse_name
-from phantom_env import rl
-from phantom_env.rl import ROTATED_SEEDS, PhantomWikiDataset, cached_universes, score_answer
+from leakproof_qa.builders.phantomwiki.config import ConfigError, parse_name
+from leakproof_qa.phantom_env import rl
+from leakproof_qa.phantom_env.rl import ROTATED_SEEDS, PhantomWikiDataset, cached_universes, score_answer
 
 REPO = Path(__file__).resolve().parents[2]
 ITEMS_IN_A_CHILD = """
 import hashlib, json, sys
-from phantom_env.rl import PhantomWikiDataset
+from leakproof_qa.phantom_env.rl import PhantomWikiDataset
 data = PhantomWikiDataset("n50_s1", seed=4, size=300, universe_every=7, distractors=2)
 print(hashlib.sha256(json.dumps([data[i] for i in (299, 0, 150, 7, 6)]).encode()).hexdigest())
 """
@@ -56,7 +56,7 @@ def test_a_rotated_item_is_the_same_in_any_order_and_in_another_process():
 def test_a_thousand_universes_hold_memory_bounded():
     script = """
 import json
-from phantom_env.rl import PhantomWikiDataset, cached_universes
+from leakproof_qa.phantom_env.rl import PhantomWikiDataset, cached_universes
 def rss_mb():
     return int(open("/proc/self/statm").read().split()[1]) * 4096 / 2**20
 data = PhantomWikiDataset("n100_s1", seed=9, size=1000, universe_every=1)

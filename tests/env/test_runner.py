@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from builders.phantomwiki.config import settings_from
-from builders.phantomwiki.rows import Generated, generate
-from phantom_env.baselines import OracleModel, RandomWalkModel
-from phantom_env.client import ChatClient, EndpointError
-from phantom_env.runner import RUN_FILE, TRAJECTORIES, RunError, read_trajectories, run, table, tasks_of
-from phantom_env.tools import Corpus
+from leakproof_qa.builders.phantomwiki.config import settings_from
+from leakproof_qa.builders.phantomwiki.rows import Generated, generate
+from leakproof_qa.phantom_env.baselines import OracleModel, RandomWalkModel
+from leakproof_qa.phantom_env.client import ChatClient, EndpointError
+from leakproof_qa.phantom_env.runner import RUN_FILE, TRAJECTORIES, RunError, read_trajectories, run, table, tasks_of
+from leakproof_qa.phantom_env.tools import Corpus
 from tests.env.chat_standin import ChatStandIn
 from tests.full_disk import small_disk
 
@@ -264,11 +264,11 @@ def test_a_row_without_tool_calls_is_named_too(tmp_path):
 KILLED_REPAIR = """
 import os, sys
 from pathlib import Path
-from builders.phantomwiki.config import settings_from
-from builders.phantomwiki.rows import generate
-from phantom_env.baselines import OracleModel
-from phantom_env.runner import run, tasks_of
-from phantom_env.tools import Corpus
+from leakproof_qa.builders.phantomwiki.config import settings_from
+from leakproof_qa.builders.phantomwiki.rows import generate
+from leakproof_qa.phantom_env.baselines import OracleModel
+from leakproof_qa.phantom_env.runner import run, tasks_of
+from leakproof_qa.phantom_env.tools import Corpus
 
 when = sys.argv[2]
 truncate = os.truncate

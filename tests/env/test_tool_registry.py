@@ -8,9 +8,9 @@ import json
 import datasets
 import pytest
 
-from phantom_env.baselines import OracleModel
-from phantom_env.runner import Task, prompt, run_episode
-from phantom_env.tools import (
+from leakproof_qa.phantom_env.baselines import OracleModel
+from leakproof_qa.phantom_env.runner import Task, prompt, run_episode
+from leakproof_qa.phantom_env.tools import (
     INVALID,
     NO_SEARCH,
     TOOLS,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from phantom_env.tools import (
+from leakproof_qa.phantom_env.tools import (
     NO_ARTICLE,
     NO_BM25,
     NO_CURRENT,

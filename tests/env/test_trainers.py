@@ -12,8 +12,14 @@ from typing import Any
 
 import pytest
 
-from phantom_env.recipes import DATA_SOURCE, single_turn_prompt, trl_dataset, verl_compute_score, verl_dataset
-from phantom_env.rl import PhantomWikiDataset, reward, score_answer
+from leakproof_qa.phantom_env.recipes import (
+    DATA_SOURCE,
+    single_turn_prompt,
+    trl_dataset,
+    verl_compute_score,
+    verl_dataset,
+)
+from leakproof_qa.phantom_env.rl import PhantomWikiDataset, reward, score_answer
 
 pytestmark = pytest.mark.integration
 

@@ -18,12 +18,12 @@ import pytest
 
 pytest.importorskip("verifiers.v1", reason="the verifiers extra: pip install -e environments/phantom_wiki_env")
 
-from builders.phantomwiki.config import settings_from
-from builders.phantomwiki.rows import generate
-from phantom_env.baselines import OracleModel
-from phantom_env.rl import PhantomWikiDataset
-from phantom_env.runner import tasks_of
-from phantom_env.tools import Corpus, Episode
+from leakproof_qa.builders.phantomwiki.config import settings_from
+from leakproof_qa.builders.phantomwiki.rows import generate
+from leakproof_qa.phantom_env.baselines import OracleModel
+from leakproof_qa.phantom_env.rl import PhantomWikiDataset
+from leakproof_qa.phantom_env.runner import tasks_of
+from leakproof_qa.phantom_env.tools import Corpus, Episode
 from tests.env.chat_standin import ChatStandIn
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from phantom_env.client import ChatClient
-from phantom_env.runner import TRAJECTORIES, ToolsIgnored, prompt, read_trajectories, run, tasks_of
-from phantom_env.tools import parse_action
+from leakproof_qa.phantom_env.client import ChatClient
+from leakproof_qa.phantom_env.runner import TRAJECTORIES, ToolsIgnored, prompt, read_trajectories, run, tasks_of
+from leakproof_qa.phantom_env.tools import parse_action
 from tests.env.chat_standin import ChatStandIn
 from tests.env.test_runner import universe
 
@@ -57,7 +57,7 @@ def test_an_echoed_tool_list_is_not_the_action_the_step_asked_for():
 
 @pytest.mark.integration
 def test_max_tokens_reaches_the_endpoint_and_names_the_run(tmp_path):
-    from phantom_env.baselines import OracleModel
+    from leakproof_qa.phantom_env.baselines import OracleModel
 
     generated, _ = universe("n500_s1")
     with ChatStandIn(OracleModel(tasks_of(generated)), max_requests=1000) as server:

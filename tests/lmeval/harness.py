@@ -12,7 +12,7 @@ from lm_eval import simple_evaluate
 from lm_eval.api.model import LM
 from lm_eval.tasks import TaskManager
 
-from leakproof_eval import tasks_path
+from leakproof_qa.leakproof_eval import tasks_path
 
 ROOT = Path(__file__).resolve().parents[2]
 

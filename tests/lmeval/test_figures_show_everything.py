@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from leakproof_eval.figures import Plot, Point, caption, dodged, draw, drawn_panels
+from leakproof_qa.leakproof_eval.figures import Plot, Point, caption, dodged, draw, drawn_panels
 
 
 def _plot(bars: bool = False) -> Plot:

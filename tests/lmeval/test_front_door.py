@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from leakproof_eval import TaskSetupError
-from leakproof_eval.help import BUILT_IN_MODELS, nearest
-from leakproof_eval.phantom_wiki_tasks import universe_from
+from leakproof_qa.leakproof_eval import TaskSetupError
+from leakproof_qa.leakproof_eval.help import BUILT_IN_MODELS, nearest
+from leakproof_qa.leakproof_eval.phantom_wiki_tasks import universe_from
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -23,7 +23,7 @@ def command(*arguments: str, cwd: Path | None = None) -> subprocess.CompletedPro
 
 
 def test_help_lists_the_commands_the_tasks_and_the_built_in_models():
-    done = command("leakproof_eval", "--help")
+    done = command("leakproof_qa", "--help")
     assert done.returncode == 0, done.stderr
     for word in ("run ARGS", "tokenizer NAME", "tasks-path", "report RESULTS", "phantom_wiki_mc", *BUILT_IN_MODELS):
         assert word in done.stdout
@@ -31,7 +31,7 @@ def test_help_lists_the_commands_the_tasks_and_the_built_in_models():
 
 @pytest.mark.integration
 def test_run_help_lists_its_own_options_the_models_and_then_lm_eval_s():
-    done = command("leakproof_eval", "run", "--help")
+    done = command("leakproof_qa", "run", "--help")
     assert done.returncode == 0, done.stderr
     ours, _, theirs = done.stdout.partition("usage: lm-eval run")
     assert all(name in ours for name in BUILT_IN_MODELS) and "--no-log-samples" in ours and "max_length" in ours
@@ -39,8 +39,8 @@ def test_run_help_lists_its_own_options_the_models_and_then_lm_eval_s():
 
 
 def test_run_without_arguments_prints_its_usage_and_exits_2():
-    done = command("leakproof_eval", "run")
-    assert done.returncode == 2 and done.stderr.startswith("usage: python -m leakproof_eval run --model MODEL")
+    done = command("leakproof_qa", "run")
+    assert done.returncode == 2 and done.stderr.startswith("usage: python -m leakproof_qa run --model MODEL")
     assert done.stdout == ""
 
 
@@ -53,14 +53,14 @@ def test_run_without_arguments_prints_its_usage_and_exits_2():
     ],
 )
 def test_a_mistaken_model_is_one_line_before_any_task_is_read(arguments, says, tmp_path):
-    done = command("leakproof_eval", "run", *arguments, cwd=tmp_path)
+    done = command("leakproof_qa", "run", *arguments, cwd=tmp_path)
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and says in done.stderr, done.stderr[-2000:]
 
 
 @pytest.mark.integration
 @pytest.mark.slow
 def test_a_mistyped_task_names_the_nearest(tmp_path, universes):
-    done = command("leakproof_eval", "run", "--model", "oracle", "--tasks", "phantom_wiki_ragg", cwd=tmp_path)
+    done = command("leakproof_qa", "run", "--model", "oracle", "--tasks", "phantom_wiki_ragg", cwd=tmp_path)
     last = done.stderr.strip().splitlines()[-1]
     assert done.returncode == 2 and "Tasks not found: phantom_wiki_ragg" in last
     assert "did you mean phantom_wiki_rag?" in last

@@ -8,8 +8,8 @@ import pytest
 from lm_eval.api.instance import Instance
 
 import phantom_wiki
-from builders.metrics import DEFLECTION
-from leakproof_eval.models import NoWeightsLM
+from leakproof_qa.builders.metrics import DEFLECTION
+from leakproof_qa.leakproof_eval.models import NoWeightsLM
 from tests.lmeval.harness import evaluate, scores
 from tests.phantomwiki.careful_reader import Documents, Reader, evidence_texts
 

@@ -1,4 +1,4 @@
-"""The command lines users run: lm_eval's own CLI with --include_path, and the `python -m leakproof_eval run` wrapper.
+"""The command lines users run: lm_eval's own CLI with --include_path, and the `python -m leakproof_qa run` wrapper.
 
 Two real runs, side by side (each spends ~20 s indexing lm_eval's built-in tasks): `--model dummy` through
 plain `lm_eval`, and `--model local-completions` through the wrapper (which registers the no-weights models
@@ -20,7 +20,7 @@ import pytest
 from lm_eval import simple_evaluate
 
 import phantom_wiki
-from leakproof_eval import tasks_path
+from leakproof_qa.leakproof_eval import tasks_path
 from tests.lmeval.harness import task_manager
 from tests.lmeval.openai_server import CompletionServer
 
@@ -87,7 +87,7 @@ def runs(universes, tmp_path_factory):
             ),
             "local-completions": _run(
                 [
-                    "leakproof_eval",
+                    "leakproof_qa",
                     "run",
                     "--model",
                     "local-completions",
@@ -173,7 +173,7 @@ def test_local_chat_completions_with_a_chat_template_gets_the_same_prompts_and_s
 def test_a_bad_lm_eval_argument_is_one_line(tmp_path, arguments, says):
     env = os.environ | {"HF_HOME": str(tmp_path / "hf"), "HF_HUB_OFFLINE": "1"}  # nothing in the user's cache
     done = subprocess.run(
-        [sys.executable, "-m", "leakproof_eval", "run", *arguments],
+        [sys.executable, "-m", "leakproof_qa", "run", *arguments],
         cwd=tmp_path,
         env=env,
         capture_output=True,
@@ -190,7 +190,7 @@ def test_a_no_weights_run_files_its_results_under_the_model_name_and_names_the_u
     metadata = {"phantom_wiki_config": "n50_s1", "phantom_wiki_seed": 7, "phantom_wiki_cache_dir": universes}
     done = _run(
         [
-            "leakproof_eval",
+            "leakproof_qa",
             "run",
             "--model",
             "oracle",
@@ -227,7 +227,7 @@ def test_a_model_whose_packages_are_missing_says_what_to_install(tmp_path):
         "phantom_wiki_rag",
     ]
     done = subprocess.run(
-        [sys.executable, "-m", "leakproof_eval", "run", *arguments], cwd=tmp_path, capture_output=True, text=True
+        [sys.executable, "-m", "leakproof_qa", "run", *arguments], cwd=tmp_path, capture_output=True, text=True
     )
     assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr[-2000:]
     assert "--model hf needs torch" in done.stderr and 'pip install "lm_eval[hf]"' in done.stderr

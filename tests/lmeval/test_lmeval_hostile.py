@@ -11,9 +11,9 @@ import time
 
 import pytest
 
-from leakproof_eval import TaskSetupError
-from leakproof_eval.__main__ import main
-from leakproof_eval.neoqa_tasks import release_from
+from leakproof_qa.leakproof_eval import TaskSetupError
+from leakproof_qa.leakproof_eval.__main__ import main
+from leakproof_qa.leakproof_eval.neoqa_tasks import release_from
 from tests.lmeval.harness import ROOT, task_manager
 
 
@@ -81,7 +81,7 @@ def test_an_endpoint_that_is_not_running_is_said_once_at_once(tmp_path, model):
         [
             sys.executable,
             "-m",
-            "leakproof_eval",
+            "leakproof_qa",
             "run",
             "--model",
             model,

@@ -5,15 +5,15 @@ from __future__ import annotations
 import pytest
 from lm_eval.api.instance import Instance
 
-from builders import metrics
-from builders.phantomwiki.config import settings_from
-from builders.phantomwiki.instances import build_rag, rag_required
-from builders.phantomwiki.rows import generate
-from builders.tokens import Estimate
-from leakproof_eval import TaskSetupError
-from leakproof_eval.models import OracleLM
-from leakproof_eval.phantom_wiki_sweeps import GENERATION_TOKENS, load_rag_sweep, phantom_wiki_load_long
-from leakproof_eval.phantom_wiki_tasks import phantom_wiki_evidence_prompt
+from leakproof_qa.builders import metrics
+from leakproof_qa.builders.phantomwiki.config import settings_from
+from leakproof_qa.builders.phantomwiki.instances import build_rag, rag_required
+from leakproof_qa.builders.phantomwiki.rows import generate
+from leakproof_qa.builders.tokens import Estimate
+from leakproof_qa.leakproof_eval import TaskSetupError
+from leakproof_qa.leakproof_eval.models import OracleLM
+from leakproof_qa.leakproof_eval.phantom_wiki_sweeps import GENERATION_TOKENS, load_rag_sweep, phantom_wiki_load_long
+from leakproof_qa.leakproof_eval.phantom_wiki_tasks import phantom_wiki_evidence_prompt
 from tests.lmeval.harness import evaluate, scores
 from tests.lmeval.test_lmeval_careful_reader import ReaderLM, queries
 

@@ -13,12 +13,12 @@ from lm_eval.api.instance import Instance
 from lm_eval.loggers import EvaluationTracker
 
 import neoqa
-from builders import metrics
-from builders.neoqa import parse_answer, strip_markup
-from leakproof_eval import TaskSetupError
-from leakproof_eval.__main__ import main as leakproof_main
-from leakproof_eval.models import AlwaysDeflectLM, ConstantLM, NoWeightsLM, OracleLM
-from leakproof_eval.neoqa_tasks import CATEGORY_METRICS, METRICS
+from leakproof_qa.builders import metrics
+from leakproof_qa.builders.neoqa import parse_answer, strip_markup
+from leakproof_qa.leakproof_eval import TaskSetupError
+from leakproof_qa.leakproof_eval.__main__ import main as leakproof_main
+from leakproof_qa.leakproof_eval.models import AlwaysDeflectLM, ConstantLM, NoWeightsLM, OracleLM
+from leakproof_qa.leakproof_eval.neoqa_tasks import CATEGORY_METRICS, METRICS
 from tests.lmeval.harness import evaluate, scores, task_manager
 from tests.neoqa import make_fixture_release
 
@@ -234,7 +234,7 @@ def test_the_wrapper_refuses_to_push_neoqa_samples_to_the_hub(capsys, tmp_path):
     ],
 )
 def test_the_wrapper_refuses_exactly_the_runs_that_would_push_neoqa_samples(args, refused, monkeypatch):
-    from leakproof_eval.__main__ import _pushes_neoqa_samples, parse
+    from leakproof_qa.leakproof_eval.__main__ import _pushes_neoqa_samples, parse
 
     monkeypatch.setattr(sys, "argv", list(sys.argv))
     assert _pushes_neoqa_samples(parse(args)[1]) is refused  # the arguments as lm_eval's own parser reads them

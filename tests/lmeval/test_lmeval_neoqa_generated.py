@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from lm_eval.api.instance import Instance
 
-from leakproof_eval import TaskSetupError
-from leakproof_eval.models import AlwaysDeflectLM, NoWeightsLM, OracleLM
-from leakproof_eval.neoqa_tasks import CATEGORY_METRICS, METRICS, release_from
-from leakproof_eval.texts import texts
+from leakproof_qa.leakproof_eval import TaskSetupError
+from leakproof_qa.leakproof_eval.models import AlwaysDeflectLM, NoWeightsLM, OracleLM
+from leakproof_qa.leakproof_eval.neoqa_tasks import CATEGORY_METRICS, METRICS, release_from
+from leakproof_qa.leakproof_eval.texts import texts
 from tests.lmeval.harness import evaluate, scores
 
 pytestmark = pytest.mark.integration

@@ -10,9 +10,9 @@ import pytest
 from lm_eval.api.instance import Instance
 
 import phantom_wiki
-from builders import metrics
-from leakproof_eval.models import AlwaysDeflectLM, ConstantLM, NoWeightsLM, OracleLM
-from leakproof_eval.phantom_wiki_tasks import (
+from leakproof_qa.builders import metrics
+from leakproof_qa.leakproof_eval.models import AlwaysDeflectLM, ConstantLM, NoWeightsLM, OracleLM
+from leakproof_qa.leakproof_eval.phantom_wiki_tasks import (
     CHOICE_METRICS,
     CITATION_METRICS,
     EVIDENCE_METRICS,

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 import phantom_wiki
-from builders.publishing.phantomwiki import write_release
-from leakproof_eval import TaskSetupError
-from leakproof_eval.models import OracleLM
-from leakproof_eval.phantom_wiki_tasks import universe_from
+from leakproof_qa.builders.publishing.phantomwiki import write_release
+from leakproof_qa.leakproof_eval import TaskSetupError
+from leakproof_qa.leakproof_eval.models import OracleLM
+from leakproof_qa.leakproof_eval.phantom_wiki_tasks import universe_from
 from tests.lmeval.harness import ROOT, evaluate, task_manager
 from tests.lmeval.test_lmeval_phantom_wiki import ALL_TASKS as TASKS
 from tests.lmeval.test_lmeval_phantom_wiki import metric_names, scores
@@ -102,7 +102,7 @@ def test_the_rows_a_task_loads_are_those_load_published_reads(releases, key, tmp
 
 _HUB_SCRIPT = """
 import json, os, sys
-from leakproof_eval.models import OracleLM
+from leakproof_qa.leakproof_eval.models import OracleLM
 from tests.lmeval.harness import evaluate
 from tests.lmeval.test_lmeval_phantom_wiki import scores
 out = {}

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from lm_eval import simple_evaluate
 
-import leakproof_eval
-from builders.metrics import ANSWERABLE_LABEL
-from leakproof_eval import TaskSetupError
-from leakproof_eval.ordering import interleaved
+from leakproof_qa import leakproof_eval
+from leakproof_qa.builders.metrics import ANSWERABLE_LABEL
+from leakproof_qa.leakproof_eval import TaskSetupError
+from leakproof_qa.leakproof_eval.ordering import interleaved
 from tests.lmeval.harness import ROOT, task_manager
 
 pytestmark = pytest.mark.integration
@@ -30,7 +30,7 @@ TASKS = {
 }
 
 
-@pytest.mark.parametrize("module", ["phantom_wiki", "leakproof_eval"])
+@pytest.mark.parametrize("module", ["phantom_wiki", "leakproof_qa"])
 def test_tasks_path_prints_the_folder_to_include(module, tmp_path):
     done = subprocess.run([sys.executable, "-m", module, "tasks-path"], capture_output=True, text=True, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
@@ -50,7 +50,7 @@ def test_the_folder_holds_the_tasks_a_group_and_tags():
 
 @pytest.mark.parametrize("name", ["oracle", "always_deflect", "constant"])
 def test_the_no_weights_models_are_usable_by_name_through_simple_evaluate(universes, name):
-    import leakproof_eval.models  # noqa: F401  (what `python -m leakproof_eval run` imports)
+    import leakproof_qa.leakproof_eval.models  # noqa: F401  (what `python -m leakproof_qa run` imports)
 
     results = simple_evaluate(
         model=name,
@@ -237,7 +237,7 @@ def test_interleaving_is_a_seeded_permutation():
 def test_the_wrapper_reports_bad_metadata_in_one_line(monkeypatch, capsys):
     import lm_eval.tasks
 
-    from leakproof_eval.__main__ import main
+    from leakproof_qa.leakproof_eval.__main__ import main
 
     class OnlyTheseTasks(lm_eval.tasks.TaskManager):  # skips indexing lm_eval's built-in tasks (~20 s); nothing else
         def __init__(self, *args, **kwargs) -> None:
@@ -265,4 +265,4 @@ def test_every_function_a_task_yaml_names_is_defined_under_that_name():
     assert len(named) > 40
     for name in sorted(named):
         function = getattr(utils, name)
-        assert function.__name__ == name and function.__module__.startswith("leakproof_eval."), name
+        assert function.__name__ == name and function.__module__.startswith("leakproof_qa.leakproof_eval."), name

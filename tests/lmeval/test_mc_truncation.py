@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from lm_eval import simple_evaluate
 
-from leakproof_eval.local_tokenizer import TokenizerUnavailable, vocabulary, write
-from leakproof_eval.truncation import TruncatedPrompt, check_fits, refuse_truncation
+from leakproof_qa.leakproof_eval.local_tokenizer import TokenizerUnavailable, vocabulary, write
+from leakproof_qa.leakproof_eval.truncation import TruncatedPrompt, check_fits, refuse_truncation
 from tests.lmeval.harness import task_manager
 from tests.lmeval.openai_server import CompletionServer
 
@@ -99,7 +99,7 @@ def test_with_a_max_length_that_fits_every_option_reaches_the_server_with_its_wh
 def test_the_wrapper_refuses_a_truncated_prompt_in_one_line_and_writes_a_tokenizer_folder(tmp_path, universes):
     env = os.environ | {"HF_HOME": str(tmp_path / "hf"), "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
     written = subprocess.run(
-        [sys.executable, "-m", "leakproof_eval", "tokenizer", "qwen2.5", "--out", "runs/tokenizer-qwen2.5"],
+        [sys.executable, "-m", "leakproof_qa", "tokenizer", "qwen2.5", "--out", "runs/tokenizer-qwen2.5"],
         cwd=tmp_path,
         env=env,
         capture_output=True,
@@ -110,7 +110,7 @@ def test_the_wrapper_refuses_a_truncated_prompt_in_one_line_and_writes_a_tokeniz
     with CompletionServer(lambda prompt: "", max_requests=100) as server:
         model_args = f"model=m,base_url={server.url},tokenizer_backend=huggingface,tokenizer=runs/tokenizer-qwen2.5"
         done = subprocess.run(
-            [sys.executable, "-m", "leakproof_eval", "run", "--model", "local-completions", "--model_args", model_args]
+            [sys.executable, "-m", "leakproof_qa", "run", "--model", "local-completions", "--model_args", model_args]
             + ["--tasks", "phantom_wiki_mc", "--limit", "2", "--metadata", metadata],
             cwd=tmp_path,
             env=env,

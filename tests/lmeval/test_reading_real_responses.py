@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from builders.metrics import is_deflection, read_response
-from leakproof_eval.phantom_wiki_tasks import phantom_wiki_read_answers, phantom_wiki_read_predictions
-from leakproof_eval.texts import instruction_lines, template
+from leakproof_qa.builders.metrics import is_deflection, read_response
+from leakproof_qa.leakproof_eval.phantom_wiki_tasks import phantom_wiki_read_answers, phantom_wiki_read_predictions
+from leakproof_qa.leakproof_eval.texts import instruction_lines, template
 
 ECHOED_INSTRUCTION = next(line for line in template("phantom_wiki_evidence").splitlines() if "insufficient" in line)
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from leakproof_eval.small_model import PARTS, prepare
+from leakproof_qa.leakproof_eval.small_model import PARTS, prepare
 
 pytestmark = [pytest.mark.slow, pytest.mark.integration]
 
@@ -61,7 +61,7 @@ def _results(folder: Path) -> dict:
 def test_the_instances_and_rag_run_with_the_chat_template_and_every_response_is_read(model, tmp_path):
     done = _run(
         tmp_path,
-        "leakproof_eval",
+        "leakproof_qa",
         "run",
         "--model",
         "hf",
@@ -90,7 +90,7 @@ def test_the_instances_and_rag_run_with_the_chat_template_and_every_response_is_
             (read,) = sample["filtered_resps"]
             assert isinstance(read, (dict, str)) and "answer" in str(read)
     assert results["chat_template"] is not None and results["config"]["model"] == "hf"
-    report = _run(tmp_path, "leakproof_eval", "report", "runs/results")
+    report = _run(tmp_path, "leakproof_qa", "report", "runs/results")
     assert report.returncode == 0 and "[hf, chat template" in report.stdout, report.stderr[-2000:]
     assert "| parsed |" in report.stdout  # the parse rate beside the scores
 
@@ -98,7 +98,7 @@ def test_the_instances_and_rag_run_with_the_chat_template_and_every_response_is_
 def test_multiple_choice_runs_on_its_log_likelihoods_within_max_length(model, tmp_path):
     done = _run(
         tmp_path,
-        "leakproof_eval",
+        "leakproof_qa",
         "run",
         "--model",
         "hf",

@@ -1,5 +1,5 @@
-"""`python -m leakproof_eval report RESULTS... --out DIR` on results a user really has: lm_eval runs of the oracle and
-of a constant model through `python -m leakproof_eval run` (with --log_samples, and one without), and two agent
+"""`python -m leakproof_qa report RESULTS... --out DIR` on results a user really has: lm_eval runs of the oracle and
+of a constant model through `python -m leakproof_qa run` (with --log_samples, and one without), and two agent
 runs through `python -m phantom_wiki agent` (the oracle and the random walk). Every table value is the results
 file's own; every figure exists and its data table holds the plotted values, checked against counts taken from the
 logged documents here; logged documents that do not give their results file's metrics again are not broken down;
@@ -19,11 +19,11 @@ from pathlib import Path
 
 import pytest
 
-from builders.phantomwiki.config import settings_from
-from builders.phantomwiki.rows import generate
-from leakproof_eval.figures import read_table
-from leakproof_eval.report import columns
-from leakproof_eval.results import universe_label
+from leakproof_qa.builders.phantomwiki.config import settings_from
+from leakproof_qa.builders.phantomwiki.rows import generate
+from leakproof_qa.leakproof_eval.figures import read_table
+from leakproof_qa.leakproof_eval.report import columns
+from leakproof_qa.leakproof_eval.results import universe_label
 from tests.lmeval.harness import ROOT
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
@@ -41,10 +41,10 @@ def _start(args: list[str], home: Path) -> subprocess.Popen:
 
 
 def _lm_eval(home: Path, model: list[str], tasks: str, config: str, universes: str, samples: bool) -> subprocess.Popen:
-    """`python -m leakproof_eval run`, its results in lm-eval/ (n50_s1) or lm-eval-n500/ (n500_s1)."""
+    """`python -m leakproof_qa run`, its results in lm-eval/ (n50_s1) or lm-eval-n500/ (n500_s1)."""
     metadata = json.dumps({"phantom_wiki_config": config, "phantom_wiki_cache_dir": universes})
     limit = LIMIT if config == "n50_s1" else 5 * LIMIT
-    args = ["leakproof_eval", "run", *model, "--tasks", tasks, "--limit", str(limit), "--metadata", metadata]
+    args = ["leakproof_qa", "run", *model, "--tasks", tasks, "--limit", str(limit), "--metadata", metadata]
     out = home / ("lm-eval" if config == "n50_s1" else "lm-eval-n500")
     return _start([*args, "--output_path", str(out), "--log_samples" if samples else "--no-log-samples"], home)
 
@@ -76,7 +76,7 @@ def made(universes, tmp_path_factory):
         [
             sys.executable,
             "-m",
-            "leakproof_eval",
+            "leakproof_qa",
             "report",
             str(home / "lm-eval"),
             str(home / "lm-eval-n500"),
@@ -304,7 +304,7 @@ def test_an_agent_run_that_names_its_universe_is_plotted_against_difficulty(made
         )
     )
     done = subprocess.run(
-        [sys.executable, "-m", "leakproof_eval", "report", str(run), "--out", str(tmp_path / "r")],
+        [sys.executable, "-m", "leakproof_qa", "report", str(run), "--out", str(tmp_path / "r")],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -327,7 +327,7 @@ def test_logged_documents_that_do_not_give_the_results_again_are_not_broken_down
         first[metric]["prediction"] = {"answer": "Somebody Else"}
     path.write_text("\n".join([json.dumps(first), *lines[1:]]) + "\n")
     done = subprocess.run(
-        [sys.executable, "-m", "leakproof_eval", "report", str(copy)], capture_output=True, text=True, cwd=ROOT
+        [sys.executable, "-m", "leakproof_qa", "report", str(copy)], capture_output=True, text=True, cwd=ROOT
     )
     assert done.returncode == 0, done.stderr
     (row,) = [r for r in tables(done.stdout)["phantom_wiki_rag"] if r["universe"] == "n50_s1"]
@@ -337,7 +337,7 @@ def test_logged_documents_that_do_not_give_the_results_again_are_not_broken_down
 
 def report(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "leakproof_eval", "report", *args], capture_output=True, text=True, cwd=cwd
+        [sys.executable, "-m", "leakproof_qa", "report", *args], capture_output=True, text=True, cwd=cwd
     )
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from leakproof_eval.report import markdown, read
+from leakproof_qa.leakproof_eval.report import markdown, read
 
 
 def _results(folder: Path, stamp: str, model_type: str, chat_template: str | None, f1: float) -> None:

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from leakproof_eval.models import OracleLM
+from leakproof_qa.leakproof_eval.models import OracleLM
 from tests.lmeval.harness import ROOT, evaluate
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]

@@ -8,9 +8,9 @@ import importlib.util
 import re
 from pathlib import Path
 
-import leakproof_eval
-from leakproof_eval.task_requests import SUBSET_OF_TASK
-from leakproof_eval.task_table import TASK_MODULES, TASKS
+from leakproof_qa import leakproof_eval
+from leakproof_qa.leakproof_eval.task_requests import SUBSET_OF_TASK
+from leakproof_qa.leakproof_eval.task_table import TASK_MODULES, TASKS
 
 FOLDER = Path(leakproof_eval.tasks_path())
 
@@ -77,8 +77,8 @@ def test_the_subset_map_holds_every_phantom_wiki_task_the_table_lists():
 def test_show_refuses_a_sweeping_task_in_one_line_and_names_the_task_to_use():
     import pytest
 
-    from leakproof_eval import TaskSetupError
-    from leakproof_eval.task_requests import task_for
+    from leakproof_qa.leakproof_eval import TaskSetupError
+    from leakproof_qa.leakproof_eval.task_requests import task_for
 
     with pytest.raises(TaskSetupError) as error:
         task_for("instances", "phantom_wiki_long")

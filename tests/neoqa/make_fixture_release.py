@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from encryption.neoqa_codec import RELEASE_KEY, write_jsonl
+from leakproof_qa.encryption.neoqa_codec import RELEASE_KEY, write_jsonl
 
 PROFILES = ("ObjectiveNews", "ConservativeNews", "ProgressiveNews", "SensationalNews")
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from encryption import neoqa_codec as codec
+from leakproof_qa.encryption import neoqa_codec as codec
 
 RECORD = {"article_id": "x-ev0-0", "headline": "Caf\u00e9 \u2013 \u00fcber", "passages": ["a", "b"], "n": 3}
 

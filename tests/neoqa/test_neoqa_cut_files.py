@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 import neoqa
-from encryption.neoqa_codec import ReleaseFormatError, write_jsonl
+from leakproof_qa.encryption.neoqa_codec import ReleaseFormatError, write_jsonl
 from tests.neoqa import make_fixture_release
 
 

@@ -11,10 +11,10 @@ import datasets
 import huggingface_hub
 import pytest
 
-import builders.neoqa as engine
-import builders.publishing.hub
+import leakproof_qa.builders.neoqa as engine
+import leakproof_qa.builders.publishing.hub
 import neoqa
-from encryption.neoqa_codec import ReleaseFileNotFoundError, ReleaseFormatError, WrongDecryptionKeyError
+from leakproof_qa.encryption.neoqa_codec import ReleaseFileNotFoundError, ReleaseFormatError, WrongDecryptionKeyError
 from tests.neoqa.make_fixture_release import DEV, TEST, question_id, release_records
 
 # Rows per split, counted by hand from the fixture design (see test_neoqa_instances.py for the why).
@@ -246,7 +246,7 @@ def test_hub_source_downloads_only_the_needed_files(
         calls.append(kwargs)
         return str(snapshot)
 
-    monkeypatch.setattr(builders.publishing.hub, "snapshot_download", fake_snapshot_download)
+    monkeypatch.setattr(leakproof_qa.builders.publishing.hub, "snapshot_download", fake_snapshot_download)
     rows = neoqa.load_dataset(
         "neoqa", repo_id="someone/neoqa-release", decryption_key=23456, cache_dir=str(tmp_path / "cache")
     )
@@ -260,7 +260,7 @@ def test_hub_failure_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     def offline(**kwargs: Any) -> str:
         raise huggingface_hub.errors.LocalEntryNotFoundError("Cannot reach the Hub.\nMore detail.")
 
-    monkeypatch.setattr(builders.publishing.hub, "snapshot_download", offline)
+    monkeypatch.setattr(leakproof_qa.builders.publishing.hub, "snapshot_download", offline)
     with pytest.raises(ReleaseFileNotFoundError, match="could not fetch .* pass data_dir=") as caught:
         neoqa.load_dataset("news", repo_id="someone/neoqa-release", cache_dir=str(tmp_path))
     _one_line(caught.value)

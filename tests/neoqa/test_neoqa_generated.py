@@ -12,12 +12,19 @@ from collections import Counter
 import pytest
 
 import neoqa
-from builders.neoqa import textcheck
-from builders.neoqa.generate import GeneratedSplit, release_records, subset_rows, timeline_rows
-from builders.neoqa.instances import CHILDREN_PER_CATEGORY, InstanceBuilder
-from builders.neoqa.release import read_rows
-from builders.neoqa.settings import INSTANCE_SUBSETS, SUBSETS, ConfigError, Settings, format_name, settings_from
-from encryption.neoqa_codec import write_jsonl
+from leakproof_qa.builders.neoqa import textcheck
+from leakproof_qa.builders.neoqa.generate import GeneratedSplit, release_records, subset_rows, timeline_rows
+from leakproof_qa.builders.neoqa.instances import CHILDREN_PER_CATEGORY, InstanceBuilder
+from leakproof_qa.builders.neoqa.release import read_rows
+from leakproof_qa.builders.neoqa.settings import (
+    INSTANCE_SUBSETS,
+    SUBSETS,
+    ConfigError,
+    Settings,
+    format_name,
+    settings_from,
+)
+from leakproof_qa.encryption.neoqa_codec import write_jsonl
 
 SMALL = "t3_s1"
 

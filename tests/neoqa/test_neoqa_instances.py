@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-import builders.neoqa as engine
-from encryption.neoqa_codec import write_jsonl
+import leakproof_qa.builders.neoqa as engine
+from leakproof_qa.encryption.neoqa_codec import write_jsonl
 from tests.neoqa.make_fixture_release import DEV, TEST, TimelineDesign, child_names, question_id, release_records
 
 # --------------------------------------------------------------------------- helpers

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 import neoqa
-from builders.neoqa import release
-from encryption.neoqa_codec import ReleaseFormatError, write_jsonl
+from leakproof_qa.builders.neoqa import release
+from leakproof_qa.encryption.neoqa_codec import ReleaseFormatError, write_jsonl
 from tests.neoqa import make_fixture_release
 
 FIXTURE_DEV = make_fixture_release.DEV.timeline_id

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-import builders.neoqa as engine
-from builders import metrics
-from builders.neoqa.answers import parse_answer
+import leakproof_qa.builders.neoqa as engine
+from leakproof_qa.builders import metrics
+from leakproof_qa.builders.neoqa.answers import parse_answer
 
 OPTIONS = [
     "Unanswerable",

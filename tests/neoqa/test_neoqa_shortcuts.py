@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from builders.analysis.neoqa_shortcuts import audit
-from builders.neoqa.generate import GeneratedSplit
-from builders.neoqa.settings import settings_from
-from leakproof_eval.ordering import interleaved
+from leakproof_qa.builders.analysis.neoqa_shortcuts import audit
+from leakproof_qa.builders.neoqa.generate import GeneratedSplit
+from leakproof_qa.builders.neoqa.settings import settings_from
+from leakproof_qa.leakproof_eval.ordering import interleaved
 
 MARGIN = 0.05
 NAMES = ("t100_s1", "t100_s2")

@@ -27,8 +27,8 @@ import re
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
-from builders.phantomwiki.relations import DATA_DIR
-from builders.phantomwiki.variants import named_people, read_premises
+from leakproof_qa.builders.phantomwiki.relations import DATA_DIR
+from leakproof_qa.builders.phantomwiki.variants import named_people, read_premises
 
 DEFLECTION = "insufficient information"
 _LISTS = {  # sentence word -> (the person's list it fills, the gender it gives the people named)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import dataclasses
 from functools import cache
 
-from builders.phantomwiki.config import settings_from
-from builders.phantomwiki.instances import build_instances, build_rag
-from builders.phantomwiki.rows import Generated, generate
+from leakproof_qa.builders.phantomwiki.config import settings_from
+from leakproof_qa.builders.phantomwiki.instances import build_instances, build_rag
+from leakproof_qa.builders.phantomwiki.rows import Generated, generate
 
 
 @cache

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from builders.phantomwiki.articles import article_facts, family_of, read_article
-from builders.phantomwiki.kinship import Kinship
-from builders.phantomwiki.solver import Solver
-from builders.phantomwiki.universe import build_universe
+from leakproof_qa.builders.phantomwiki.articles import article_facts, family_of, read_article
+from leakproof_qa.builders.phantomwiki.kinship import Kinship
+from leakproof_qa.builders.phantomwiki.solver import Solver
+from leakproof_qa.builders.phantomwiki.universe import build_universe
 from tests.phantomwiki.pw_universes import generated
 
 

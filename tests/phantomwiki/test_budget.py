@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 import phantom_wiki
-from builders.phantomwiki import budget
-from builders.phantomwiki.config import ConfigError, settings_from
+from leakproof_qa.builders.phantomwiki import budget
+from leakproof_qa.builders.phantomwiki.config import ConfigError, settings_from
 
 REPO = Path(__file__).resolve().parents[2]
 

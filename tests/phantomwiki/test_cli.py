@@ -11,8 +11,8 @@ from pathlib import Path
 import datasets
 import pytest
 
-from builders.phantomwiki import rows as engine
-from builders.phantomwiki.config import RANGES, SUBSETS, Settings
+from leakproof_qa.builders.phantomwiki import rows as engine
+from leakproof_qa.builders.phantomwiki.config import RANGES, SUBSETS, Settings
 from tests.phantomwiki.pw_universes import generated
 
 pytestmark = pytest.mark.integration
@@ -177,9 +177,9 @@ def test_a_setting_declared_once_reaches_the_command_line_the_builder_config_lis
     import dataclasses
     import re
 
-    from builders.cli.phantomwiki import _knob_arguments, settings_lines, settings_table
-    from builders.phantomwiki.config import ranges, setting
-    from dataset_builders.phantom_wiki import config_class
+    from leakproof_qa.builders.cli.phantomwiki import _knob_arguments, settings_lines, settings_table
+    from leakproof_qa.builders.phantomwiki.config import ranges, setting
+    from leakproof_qa.dataset_builders.phantom_wiki import config_class
 
     colour = setting("red", stage="instances", help="the colour of a row", check=lambda v: v != "", expected="a name")
     extended = dataclasses.make_dataclass("Extended", [("colour", str, colour)], bases=(Settings,), frozen=True)
@@ -202,7 +202,7 @@ def test_help_starts_without_importing_datasets_or_arrow():
     )
     assert done.returncode == 0 and "usage: python -m phantom_wiki" in done.stdout
     imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
-    assert "builders.cli.phantomwiki" in imported
+    assert "leakproof_qa.builders.cli.phantomwiki" in imported
     assert not {"datasets", "pyarrow", "bm25s"} & imported
 
 

@@ -11,10 +11,10 @@ from pathlib import Path
 import datasets
 import pytest
 
-import builders.digest
 import phantom_wiki
-from builders.phantomwiki import rows as engine
-from builders.phantomwiki.config import ConfigError, Settings
+from leakproof_qa.builders import digest
+from leakproof_qa.builders.phantomwiki import rows as engine
+from leakproof_qa.builders.phantomwiki.config import ConfigError, Settings
 from tests.phantomwiki.pw_universes import generated
 
 
@@ -59,12 +59,12 @@ def test_a_second_call_is_a_cache_hit(tmp_path, monkeypatch):
 
 def test_other_generator_code_never_reads_an_old_cache(tmp_path, monkeypatch):
     old = phantom_wiki.PhantomWiki(config_name="n60_s2", cache_dir=str(tmp_path))
-    monkeypatch.setattr(builders.digest, "__version__", "99.0.0")
-    builders.digest.code_digest.cache_clear()
+    monkeypatch.setattr(digest, "__version__", "99.0.0")
+    digest.code_digest.cache_clear()
     try:
         new = phantom_wiki.PhantomWiki(config_name="n60_s2", cache_dir=str(tmp_path))
     finally:
-        builders.digest.code_digest.cache_clear()
+        digest.code_digest.cache_clear()
     assert new.cache_dir != old.cache_dir
 
 
@@ -76,14 +76,14 @@ def test_the_cache_digest_covers_exactly_the_modules_that_make_rows(tmp_path):
         "for subset in ('', '_corpus', '_database', '_instances', '_rag'):\n"
         f"    phantom_wiki.load_dataset('n30_s1' + subset, split='test', cache_dir={str(tmp_path)!r})\n"
         "for name, module in sorted(sys.modules.items()):\n"
-        "    if name.startswith('builders') and getattr(module, '__file__', None):\n"
+        "    if name.startswith('leakproof_qa.builders') and getattr(module, '__file__', None):\n"
         "        print('LOADED', module.__file__)\n"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     loaded = {Path(line.split(" ", 1)[1]).resolve() for line in done.stdout.splitlines() if line.startswith("LOADED ")}
-    digested = {path.resolve() for path in builders.digest.digested_files(*builders.digest.PHANTOMWIKI_CODE)}
+    digested = {path.resolve() for path in digest.digested_files(*digest.PHANTOMWIKI_CODE)}
     digested_code = {path for path in digested if path.suffix == ".py"}
-    root = Path(builders.__file__).resolve().parent
+    root = Path(digest.__file__).resolve().parent
     plumbing = {root / "digest.py", root / "progress.py"}  # they make no rows
     assert len(loaded) > 10
     assert loaded - plumbing == digested_code
@@ -130,7 +130,7 @@ def test_a_bad_name_or_value_is_one_clear_line(name, knobs, says, tmp_path):
     "where, says", [("a-file", "is a file; give a folder"), ("a-file/cache", "cannot make cache_dir")]
 )
 def test_a_cache_dir_that_cannot_hold_a_cache_is_one_line(tmp_path, where, says):
-    from dataset_loading import CacheDirError
+    from leakproof_qa.dataset_loading import CacheDirError
 
     (tmp_path / "a-file").write_text("x")
     for load in (

@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from builders.phantomwiki.config import settings_from
-from builders.phantomwiki.prolog import program_text
-from builders.phantomwiki.rows import ROWS, generate
+from leakproof_qa.builders.phantomwiki.config import settings_from
+from leakproof_qa.builders.phantomwiki.prolog import program_text
+from leakproof_qa.builders.phantomwiki.rows import ROWS, generate
 
 # sha256 of every row of n50_s1 (all subsets). If generation changes on purpose, bump
 # builders.__version__ (the version names the data) and update this digest.

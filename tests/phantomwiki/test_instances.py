@@ -10,13 +10,13 @@ from collections import Counter, defaultdict
 import numpy as np
 import pytest
 
-from builders.evidence import ABLATION_LEVELS, to_markdown
-from builders.metrics import DEFLECTION
-from builders.phantomwiki.config import ConfigError, settings_from
-from builders.phantomwiki.instances import build_instances
-from builders.phantomwiki.reading import Names, Reading, article_statements, compile_article
-from builders.phantomwiki.required import ROLES, RequiredSets, proven, starts_from_attribute
-from builders.retrieval import Bm25Index
+from leakproof_qa.builders.evidence import ABLATION_LEVELS, to_markdown
+from leakproof_qa.builders.metrics import DEFLECTION
+from leakproof_qa.builders.phantomwiki.config import ConfigError, settings_from
+from leakproof_qa.builders.phantomwiki.instances import build_instances
+from leakproof_qa.builders.phantomwiki.reading import Names, Reading, article_statements, compile_article
+from leakproof_qa.builders.phantomwiki.required import ROLES, RequiredSets, proven, starts_from_attribute
+from leakproof_qa.builders.retrieval import Bm25Index
 from tests.phantomwiki.careful_reader import Documents, Reader, narrowed
 from tests.phantomwiki.pw_universes import generated, instances, rag
 
@@ -142,7 +142,7 @@ def test_insufficient_all_gives_one_instance_per_required_article():
 def test_roles_split_the_required_set_of_a_hand_made_family():
     """Ann's brother Bo has two children, Cy (with a son) and Di (none): "Who is the son of the child of the brother
     of Ann?" reads Ann (anchor), Bo (bridge), Cy (his list names the answer) and Di (a dead end)."""
-    from builders.phantomwiki.universe import build_universe
+    from leakproof_qa.builders.phantomwiki.universe import build_universe
 
     names = ["Ann Lee", "Bo Lee", "Cy Lee", "Di Lee", "Ed Lee", "Fa Lee", "Gus Lee"]
     female = bytearray([1, 0, 0, 1, 0, 1, 0])
@@ -312,9 +312,9 @@ def test_instances_is_a_subset_of_every_configuration():
 def test_who_names_whom_and_who_holds_what_equal_reading_every_article(name, knobs):
     """Distractors are kept apart from the articles that name a question's people; the engine takes those from the
     universe, and they must be exactly what reading every article's text gives."""
-    from builders.phantomwiki.articles import read_article
-    from builders.phantomwiki.instances import Evidence
-    from builders.phantomwiki.reading import GENDER_OF_OBJECT
+    from leakproof_qa.builders.phantomwiki.articles import read_article
+    from leakproof_qa.builders.phantomwiki.instances import Evidence
+    from leakproof_qa.builders.phantomwiki.reading import GENDER_OF_OBJECT
 
     g = generated(name, **knobs)
     named_by: dict[str, set[str]] = defaultdict(set)

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from builders.evidence import DOCUMENT_FORMATS, render, to_markdown
-from builders.phantomwiki.articles import read_article
-from builders.phantomwiki.kinship import Kinship
-from builders.phantomwiki.reading import Reading
-from builders.phantomwiki.relations import relations
+from leakproof_qa.builders.evidence import DOCUMENT_FORMATS, render, to_markdown
+from leakproof_qa.builders.phantomwiki.articles import read_article
+from leakproof_qa.builders.phantomwiki.kinship import Kinship
+from leakproof_qa.builders.phantomwiki.reading import Reading
+from leakproof_qa.builders.phantomwiki.relations import relations
 from tests.phantomwiki.pw_universes import generated
 
 

@@ -9,9 +9,9 @@ from pathlib import Path
 import datasets
 import pytest
 
-from builders.phantomwiki.config import settings_from
-from builders.phantomwiki.features import datasets_features
-from builders.phantomwiki.rows import ROWS, generate
+from leakproof_qa.builders.phantomwiki.config import settings_from
+from leakproof_qa.builders.phantomwiki.features import datasets_features
+from leakproof_qa.builders.phantomwiki.rows import ROWS, generate
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 import phantom_wiki
-from builders.phantomwiki.config import ConfigError
-from dataset_loading import CacheDirError
+from leakproof_qa.builders.phantomwiki.config import ConfigError
+from leakproof_qa.dataset_loading import CacheDirError
 from tests.full_disk import small_disk
 
 

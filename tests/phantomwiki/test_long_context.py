@@ -13,10 +13,10 @@ from functools import cache
 import pytest
 
 import phantom_wiki
-from builders.phantomwiki.config import ConfigError, settings_from
-from builders.phantomwiki.features import LONG_CONTEXT, datasets_features
-from builders.phantomwiki.instances import build_instances
-from builders.phantomwiki.required import RequiredSets
+from leakproof_qa.builders.phantomwiki.config import ConfigError, settings_from
+from leakproof_qa.builders.phantomwiki.features import LONG_CONTEXT, datasets_features
+from leakproof_qa.builders.phantomwiki.instances import build_instances
+from leakproof_qa.builders.phantomwiki.required import RequiredSets
 from tests.phantomwiki.careful_reader import read_document
 from tests.phantomwiki.pw_universes import generated
 from tests.phantomwiki.test_instances import check_labels
@@ -196,7 +196,7 @@ def test_a_length_or_placement_that_cannot_be_made_is_one_line(knobs, says, tmp_
 
 
 def test_a_length_no_question_fits_in_is_one_line():
-    from builders.phantomwiki.instances import Evidence, check_length
+    from leakproof_qa.builders.phantomwiki.instances import Evidence, check_length
 
     g = generated("n500_s1")
     short = [q for q in g.questions if len(RequiredSets(g.universe).titles(q.query)) > 12]

@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from builders.metrics import (
+from leakproof_qa.builders.metrics import (
     DEFLECTION,
     adt_score,
     answer_judgement,
@@ -219,7 +219,7 @@ def test_scores_per_category_pair_the_answerable_side_with_each_kind_of_instance
 
 
 def test_multiple_choice_scores_count_the_gold_option_only():
-    from builders.metrics import choice_scores
+    from leakproof_qa.builders.metrics import choice_scores
 
     instances = [
         {"instance_id": "a", "answerable": "sufficient", "gold_answer_idx": 2},

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from builders.phantomwiki.paths import StepReader, walk
-from builders.phantomwiki.relations import IS_FEMALE, IS_MALE, NOT_NODE, TO_CHILD, TO_PARENT
+from leakproof_qa.builders.phantomwiki.paths import StepReader, walk
+from leakproof_qa.builders.phantomwiki.relations import IS_FEMALE, IS_MALE, NOT_NODE, TO_CHILD, TO_PARENT
 
 # 0 and 1 are the parents of 2 and 3; 0, 3 are female.
 PARENTS = {2: (0, 1), 3: (0, 1)}

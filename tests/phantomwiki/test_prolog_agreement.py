@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from builders.phantomwiki.kinship import Kinship
-from builders.phantomwiki.prolog import write_program
-from builders.phantomwiki.relations import relations
+from leakproof_qa.builders.phantomwiki.kinship import Kinship
+from leakproof_qa.builders.phantomwiki.prolog import write_program
+from leakproof_qa.builders.phantomwiki.relations import relations
 from tests.phantomwiki.pw_universes import generated
 
 pytestmark = pytest.mark.integration

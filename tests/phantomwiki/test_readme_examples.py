@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from phantom_env.rl import PhantomWikiDataset
+from leakproof_qa.phantom_env.rl import PhantomWikiDataset
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = (ROOT / "docs" / "phantom_wiki.md").read_text(encoding="utf-8")

@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from builders.phantomwiki.articles import write_article
-from builders.phantomwiki.reading import Reading
-from builders.phantomwiki.required import RequiredSets, closed_world_statement, proven, starts_from_attribute
-from builders.phantomwiki.universe import build_universe
+from leakproof_qa.builders.phantomwiki.articles import write_article
+from leakproof_qa.builders.phantomwiki.reading import Reading
+from leakproof_qa.builders.phantomwiki.required import (
+    RequiredSets,
+    closed_world_statement,
+    proven,
+    starts_from_attribute,
+)
+from leakproof_qa.builders.phantomwiki.universe import build_universe
 from tests.phantomwiki.careful_reader import Documents, Reader
 from tests.phantomwiki.pw_universes import generated
 
@@ -89,8 +94,8 @@ def test_the_rule_on_the_universe_gives_the_solvers_answer_to_every_question():
 
 
 def _shown(names: list[str]):
-    from builders.phantomwiki.reading import Names, article_statements, compile_article
-    from builders.phantomwiki.required import Shown
+    from leakproof_qa.builders.phantomwiki.reading import Names, article_statements, compile_article
+    from leakproof_qa.builders.phantomwiki.required import Shown
 
     table = Names()
     articles = [compile_article(table, *article_statements(ARTICLES[name])) for name in names]
@@ -100,7 +105,7 @@ def _shown(names: list[str]):
 def test_a_relation_premise_is_confirmed_by_whoever_states_each_step_in_either_direction():
     # Gus's grandmother is Yara: Gus's article names his mother Ann, and Yara's article names her daughter Ann, so
     # the premise holds without Ann's own article (the 0.8.0 labeller read each step from its stepper's article only)
-    from builders.phantomwiki.required import relation_premise
+    from leakproof_qa.builders.phantomwiki.required import relation_premise
 
     shown, _, table = _shown(["Gus Lee", "Yara Lee"])
     assert relation_premise(shown, "grandmother", table.ids["Gus Lee"], table.ids["Yara Lee"]) is True
@@ -109,7 +114,7 @@ def test_a_relation_premise_is_confirmed_by_whoever_states_each_step_in_either_d
 
 
 def test_provable_reads_a_list_only_from_its_owners_article():
-    from builders.phantomwiki.required import provable
+    from leakproof_qa.builders.phantomwiki.required import provable
 
     query = ['son("Yara Lee", Y_1)']
     _, articles, table = _shown(["Yara Lee"])

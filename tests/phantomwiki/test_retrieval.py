@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from builders.retrieval import Bm25Index, TermCounts, tokenize, top_k
+from leakproof_qa.builders.retrieval import Bm25Index, TermCounts, tokenize, top_k
 from tests.phantomwiki.pw_universes import generated
 
 
@@ -160,7 +160,7 @@ def test_scores_equal_the_bm25s_library_scores():
 
 
 def test_the_old_name_of_our_engine_still_works_with_a_one_line_warning():
-    from builders.phantomwiki.config import settings_from
+    from leakproof_qa.builders.phantomwiki.config import settings_from
 
     with pytest.warns(DeprecationWarning, match="retriever='bm25s' is now called 'bm25plus'"):
         settings, _ = settings_from("n50_s1_rag", retriever="bm25s")

@@ -7,10 +7,10 @@ import math
 
 import pytest
 
-from builders import metrics
-from builders.phantomwiki.instances import rag_required
-from builders.phantomwiki.required import RequiredSets
-from builders.retrieval import Bm25Index
+from leakproof_qa.builders import metrics
+from leakproof_qa.builders.phantomwiki.instances import rag_required
+from leakproof_qa.builders.phantomwiki.required import RequiredSets
+from leakproof_qa.builders.retrieval import Bm25Index
 from tests.phantomwiki.pw_universes import generated, rag
 
 

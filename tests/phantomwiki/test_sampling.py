@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from builders.phantomwiki.questions import pick_by_derivations
-from builders.rng import stream
+from leakproof_qa.builders.phantomwiki.questions import pick_by_derivations
+from leakproof_qa.builders.rng import stream
 
 
 def test_a_hop_is_picked_in_proportion_to_the_derivations_of_each_relative():
@@ -20,8 +20,8 @@ def test_a_hop_is_picked_in_proportion_to_the_derivations_of_each_relative():
 
 def test_the_choices_of_a_hop_are_each_relations_derivations_in_bank_order():
     """`choices` walks shared path prefixes once; it must equal asking every relation of the bank in turn."""
-    from builders.phantomwiki.kinship import Kinship
-    from builders.phantomwiki.relations import relation_bank
+    from leakproof_qa.builders.phantomwiki.kinship import Kinship
+    from leakproof_qa.builders.phantomwiki.relations import relation_bank
     from tests.phantomwiki.pw_universes import generated
 
     universe = generated("n500_s2").universe

@@ -8,13 +8,13 @@ from functools import cache
 
 import pytest
 
-from builders.analysis.document_probes import missing_in_lists, namesake
-from builders.analysis.grouping import grouped_labels
-from builders.analysis.option_probes import count_findings, numbers, smallest, smallest_positive
-from builders.analysis.probing import Finding, fit_threshold
-from builders.analysis.prompt_view import UNANSWERABLE, hops, looks_up, read_prompt, read_prompts
-from builders.analysis.rag_probes import short_answers
-from builders.analysis.shortcuts import Universe, audit, balanced_accuracy, table
+from leakproof_qa.builders.analysis.document_probes import missing_in_lists, namesake
+from leakproof_qa.builders.analysis.grouping import grouped_labels
+from leakproof_qa.builders.analysis.option_probes import count_findings, numbers, smallest, smallest_positive
+from leakproof_qa.builders.analysis.probing import Finding, fit_threshold
+from leakproof_qa.builders.analysis.prompt_view import UNANSWERABLE, hops, looks_up, read_prompt, read_prompts
+from leakproof_qa.builders.analysis.rag_probes import short_answers
+from leakproof_qa.builders.analysis.shortcuts import Universe, audit, balanced_accuracy, table
 from tests.phantomwiki.pw_universes import instances, rag
 
 MARGIN = 0.05  # balanced accuracy or accuracy above the fair baseline that a probe may reach on a held-out universe

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from builders.cli.phantomwiki import main
-from builders.cli.show import readable, why
-from builders.phantomwiki import rows as engine
-from builders.phantomwiki.config import SUBSETS, format_name, settings_from
+from leakproof_qa.builders.cli.phantomwiki import main
+from leakproof_qa.builders.cli.show import readable, why
+from leakproof_qa.builders.phantomwiki import rows as engine
+from leakproof_qa.builders.phantomwiki.config import SUBSETS, format_name, settings_from
 from tests.phantomwiki.pw_universes import generated
 
 REPO = Path(__file__).resolve().parents[2]

@@ -6,15 +6,15 @@ import re
 
 import pytest
 
-from builders.analysis.fidelity import generations_per_tree
-from builders.phantomwiki.dates import add_years, ordinal
-from builders.phantomwiki.family import (
+from leakproof_qa.builders.analysis.fidelity import generations_per_tree
+from leakproof_qa.builders.phantomwiki.dates import add_years, ordinal
+from leakproof_qa.builders.phantomwiki.family import (
     MIN_SIBLING_GAP_DAYS,
     SPOUSE_MAX_GAP_YEARS,
     at_least_years_apart,
     at_most_years_apart,
 )
-from builders.phantomwiki.vocabulary import load_vocabulary
+from leakproof_qa.builders.phantomwiki.vocabulary import load_vocabulary
 from tests.phantomwiki.pw_universes import generated
 
 NAMES = ["n1_s1", "n2_s3", "n50_s1", "n500_s2", "n5000_s1", "n1234_s9"]

@@ -11,15 +11,15 @@ from collections import Counter, defaultdict
 
 import pytest
 
-from builders.metrics import DEFLECTION, answer_set
-from builders.phantomwiki.config import settings_from
-from builders.phantomwiki.options import UNANSWERABLE
-from builders.phantomwiki.prolog import write_program
-from builders.phantomwiki.relations import places, relations
-from builders.phantomwiki.rows import ROWS, generate
-from builders.phantomwiki.solver import parse_literal
-from builders.phantomwiki.variants import KINDS, PLACES, read_premises
-from builders.phantomwiki.vocabulary import load_vocabulary
+from leakproof_qa.builders.metrics import DEFLECTION, answer_set
+from leakproof_qa.builders.phantomwiki.config import settings_from
+from leakproof_qa.builders.phantomwiki.options import UNANSWERABLE
+from leakproof_qa.builders.phantomwiki.prolog import write_program
+from leakproof_qa.builders.phantomwiki.relations import places, relations
+from leakproof_qa.builders.phantomwiki.rows import ROWS, generate
+from leakproof_qa.builders.phantomwiki.solver import parse_literal
+from leakproof_qa.builders.phantomwiki.variants import KINDS, PLACES, read_premises
+from leakproof_qa.builders.phantomwiki.vocabulary import load_vocabulary
 from tests.phantomwiki.careful_reader import Documents, Reader
 from tests.phantomwiki.pw_universes import generated, instances, rag
 from tests.phantomwiki.test_prolog_agreement import run_oracle

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from builders.publishing.phantomwiki import write_release
+from leakproof_qa.builders.publishing.phantomwiki import write_release
 from tests.publish.publish_helpers import CONFIG, PASSPHRASE
 
 

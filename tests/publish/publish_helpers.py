@@ -9,9 +9,9 @@ import sys
 from functools import cache
 from pathlib import Path
 
-from builders import __version__
-from builders.phantomwiki.config import settings_from
-from builders.phantomwiki.rows import Generated, generate
+from leakproof_qa.builders import __version__
+from leakproof_qa.builders.phantomwiki.config import settings_from
+from leakproof_qa.builders.phantomwiki.rows import Generated, generate
 from tests.publish.hub_standin import HubStandIn
 
 ROOT = Path(__file__).resolve().parents[2]

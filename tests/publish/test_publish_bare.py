@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from builders.phantomwiki import rows as engine
-from builders.phantomwiki.config import SUBSETS
-from builders.publishing.phantomwiki import write_release
+from leakproof_qa.builders.phantomwiki import rows as engine
+from leakproof_qa.builders.phantomwiki.config import SUBSETS
+from leakproof_qa.builders.publishing.phantomwiki import write_release
 from tests.publish.publish_helpers import CONFIG, ROOT, generated, release_files
 
 SCRIPT = ROOT / "tests" / "compat" / "load_published_bare.py"

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 import phantom_wiki
-from builders.publishing.errors import PublishError, ReleaseError
-from builders.publishing.phantomwiki import write_release
+from leakproof_qa.builders.publishing.errors import PublishError, ReleaseError
+from leakproof_qa.builders.publishing.phantomwiki import write_release
 from tests.full_disk import small_disk
 from tests.publish.publish_helpers import ROOT
 
@@ -21,7 +21,7 @@ pytestmark = pytest.mark.integration
 PAUSED = """
 import sys, time
 from pathlib import Path
-import builders.publishing.phantomwiki as publishing
+import leakproof_qa.builders.publishing.phantomwiki as publishing
 out, config, ready, go = sys.argv[1], sys.argv[2], Path(sys.argv[3]), Path(sys.argv[4])
 write = publishing.write_shards_of
 def paused(*args, **kwargs):  # inside the lock, before any shard: say so, then wait to be let go (at most 60 s)
@@ -144,8 +144,8 @@ def test_a_num_proc_past_any_machine_is_refused(tmp_path, num_proc):
 
 KILLED_OPENING = """
 import os, sys
-import builders.publishing.loading as loading
-import encryption.aead_stream as aead_stream
+import leakproof_qa.builders.publishing.loading as loading
+import leakproof_qa.encryption.aead_stream as aead_stream
 import phantom_wiki
 unsealed = aead_stream.iter_unsealed
 def killed(*args, **kwargs):  # the first chunk of plaintext is written, then the process is killed

@@ -14,14 +14,14 @@ import pyarrow.parquet as pq
 import pytest
 from huggingface_hub import DatasetCard
 
-import cards
 import phantom_wiki
-from builders.cli import phantomwiki as cli
-from builders.phantomwiki import rows as engine
-from builders.phantomwiki.config import SUBSETS, ConfigError
-from builders.publishing.errors import ReleaseError
-from builders.publishing.loading import DECRYPTED
-from builders.publishing.phantomwiki import write_release
+from leakproof_qa import cards
+from leakproof_qa.builders.cli import phantomwiki as cli
+from leakproof_qa.builders.phantomwiki import rows as engine
+from leakproof_qa.builders.phantomwiki.config import SUBSETS, ConfigError
+from leakproof_qa.builders.publishing.errors import ReleaseError
+from leakproof_qa.builders.publishing.loading import DECRYPTED
+from leakproof_qa.builders.publishing.phantomwiki import write_release
 from tests.publish.publish_helpers import CONFIG, PASSPHRASE, copy_release, generated, one_line, release_files, run
 
 HUB_NAMES = {"questions": CONFIG, **{s: f"{CONFIG}_{s}" for s in SUBSETS if s != "questions"}}
@@ -177,7 +177,7 @@ def _rewrite_manifest(folder: Path, change) -> None:
 
 
 def _update_digest(folder: Path, path: str) -> None:
-    from builders.publishing.manifest import file_digest
+    from leakproof_qa.builders.publishing.manifest import file_digest
 
     size, sha256 = file_digest(folder / path)
 

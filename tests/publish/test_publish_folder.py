@@ -11,16 +11,16 @@ import pyarrow.parquet as pq
 import pytest
 from huggingface_hub import DatasetCard
 
-import cards
 import phantom_wiki
-from builders import __version__
-from builders.phantomwiki import rows as engine
-from builders.phantomwiki.config import SUBSETS, ConfigError, settings_from
-from builders.phantomwiki.features import FEATURES, arrow_schema, datasets_features
-from builders.publishing.errors import PublishError, ReleaseError
-from builders.publishing.manifest import Manifest
-from builders.publishing.phantomwiki import write_release
-from builders.publishing.shards import shard_schema, write_shards
+from leakproof_qa import cards
+from leakproof_qa.builders import __version__
+from leakproof_qa.builders.phantomwiki import rows as engine
+from leakproof_qa.builders.phantomwiki.config import SUBSETS, ConfigError, settings_from
+from leakproof_qa.builders.phantomwiki.features import FEATURES, arrow_schema, datasets_features
+from leakproof_qa.builders.publishing.errors import PublishError, ReleaseError
+from leakproof_qa.builders.publishing.manifest import Manifest
+from leakproof_qa.builders.publishing.phantomwiki import write_release
+from leakproof_qa.builders.publishing.shards import shard_schema, write_shards
 from tests.publish.publish_helpers import CONFIG, PASSPHRASE, generated, one_line, release_files, run
 
 HUB_NAMES = {"questions": CONFIG, **{s: f"{CONFIG}_{s}" for s in SUBSETS if s != "questions"}}

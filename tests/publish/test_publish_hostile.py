@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 import phantom_wiki
-from builders.publishing.errors import ReleaseError
-from builders.publishing.phantomwiki import write_release
+from leakproof_qa.builders.publishing.errors import ReleaseError
+from leakproof_qa.builders.publishing.phantomwiki import write_release
 from tests.publish.publish_helpers import CONFIG, PASSPHRASE, copy_release, one_line
 
 
@@ -75,7 +75,7 @@ def test_a_manifest_field_of_the_wrong_kind_is_one_line(plain_release, tmp_path,
 
 @pytest.mark.parametrize("value", [0, 1.5e6, True, -1])
 def test_a_shard_size_that_is_not_a_size_is_one_line(tmp_path, value):
-    from builders.publishing.errors import PublishError
+    from leakproof_qa.builders.publishing.errors import PublishError
 
     with pytest.raises(PublishError, match="max_shard_bytes=.* must be a whole number of bytes") as error:
         write_release([CONFIG], tmp_path / "release", max_shard_bytes=value)
@@ -225,7 +225,7 @@ def test_a_hub_that_never_answers_ends_in_one_line_within_the_timeout(tmp_path):
 
 KILLER = """
 import os, shutil, sys
-from builders.publishing.phantomwiki import write_release
+from leakproof_qa.builders.publishing.phantomwiki import write_release
 out, kill_at, config = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 calls = [0]
 def killing(function):
@@ -275,7 +275,7 @@ def test_a_release_killed_at_any_point_of_its_replacement_loads_whole_and_the_ne
 
 OPENER = """
 import sys, time
-import builders.publishing.loading as loading
+import leakproof_qa.builders.publishing.loading as loading
 import phantom_wiki
 loading._unnamed_file = lambda folder: None  # plaintext goes straight into the staging folder, as without O_TMPFILE
 open_shard = loading._open_shard

@@ -18,9 +18,9 @@ import datasets
 import pytest
 
 import phantom_wiki
-from builders.digest import PHANTOMWIKI_CODE, code_digest
-from builders.phantomwiki import rows as engine
-from builders.publishing.errors import PublishError
+from leakproof_qa.builders.digest import PHANTOMWIKI_CODE, code_digest
+from leakproof_qa.builders.phantomwiki import rows as engine
+from leakproof_qa.builders.publishing.errors import PublishError
 from tests.publish.hub_standin import HubStandIn
 from tests.publish.publish_helpers import CONFIG, PASSPHRASE, TOKEN, generated, one_line, release_files, run
 

@@ -13,8 +13,8 @@ import pytest
 from huggingface_hub import DatasetCard
 
 import neoqa
-from builders.publishing.errors import LicenseError, ReleaseError
-from encryption.neoqa_codec import read_jsonl, write_jsonl
+from leakproof_qa.builders.publishing.errors import LicenseError, ReleaseError
+from leakproof_qa.encryption.neoqa_codec import read_jsonl, write_jsonl
 from tests.neoqa.make_fixture_release import write_release as write_fixture
 from tests.publish.hub_standin import HubStandIn
 from tests.publish.publish_helpers import TOKEN, one_line, release_files, run

@@ -13,8 +13,8 @@ import pyarrow.parquet as pq
 import pytest
 
 import neoqa
-from builders.publishing.manifest import Manifest, file_digest
-from encryption.aead_stream import unseal_file
+from leakproof_qa.builders.publishing.manifest import Manifest, file_digest
+from leakproof_qa.encryption.aead_stream import unseal_file
 
 ROOT = Path(__file__).resolve().parents[2]
 JSON_COLUMNS = ("meta",)

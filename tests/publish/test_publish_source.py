@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 
 import phantom_wiki
-from builders.phantomwiki import rows as engine
-from builders.phantomwiki.config import SUBSETS, settings_from
-from builders.publishing.errors import ReleaseError
-from builders.publishing.loading import locate
-from builders.publishing.phantomwiki import write_release
-from builders.publishing.source import NotInRelease, find_universe
+from leakproof_qa.builders.phantomwiki import rows as engine
+from leakproof_qa.builders.phantomwiki.config import SUBSETS, settings_from
+from leakproof_qa.builders.publishing.errors import ReleaseError
+from leakproof_qa.builders.publishing.loading import locate
+from leakproof_qa.builders.publishing.phantomwiki import write_release
+from leakproof_qa.builders.publishing.source import NotInRelease, find_universe
 from tests.publish.hub_standin import HubStandIn
 from tests.publish.publish_helpers import CONFIG, PASSPHRASE, copy_release, generated, one_line
 
@@ -114,7 +114,7 @@ def test_shards_of_other_columns_are_refused_naming_the_version_that_made_them(
 ) -> None:
     import pyarrow.parquet as pq
 
-    from builders.publishing.manifest import file_digest
+    from leakproof_qa.builders.publishing.manifest import file_digest
 
     release = copy_release(plain_release, tmp_path)
     shard = release / f"{CONFIG}_corpus" / "test-00000-of-00001.parquet"

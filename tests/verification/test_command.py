@@ -12,8 +12,8 @@ import pyarrow.parquet as pq
 import pytest
 
 import phantom_wiki
-from builders.cli.phantomwiki import main
-from builders.publishing.manifest import Manifest, file_digest
+from leakproof_qa.builders.cli.phantomwiki import main
+from leakproof_qa.builders.publishing.manifest import Manifest, file_digest
 
 PASSPHRASE = "verify the labels"
 

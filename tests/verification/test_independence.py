@@ -8,26 +8,26 @@ from pathlib import Path
 
 import pytest
 
-from builders.verification.documents import read_document
-from builders.verification.evaluate import walk
-from builders.verification.shown import Shown
-from builders.verification.words import DATA, relations
+from leakproof_qa.builders.verification.documents import read_document
+from leakproof_qa.builders.verification.evaluate import walk
+from leakproof_qa.builders.verification.shown import Shown
+from leakproof_qa.builders.verification.words import DATA, relations
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "builders" / "verification"
 FORBIDDEN = (
-    "builders.phantomwiki",
-    "builders.evidence",
-    "builders.retrieval",
-    "builders.tokens",
-    "builders.metrics",
+    "leakproof_qa.builders.phantomwiki",
+    "leakproof_qa.builders.evidence",
+    "leakproof_qa.builders.retrieval",
+    "leakproof_qa.builders.tokens",
+    "leakproof_qa.builders.metrics",
     "tests.phantomwiki.careful_reader",
 )
 
 
 def imported(path: Path, source: str | None = None) -> set[str]:
     """Every module a file imports (its text, or `source`), relative imports resolved against its package."""
-    package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
+    package = ".".join(("leakproof_qa", *path.relative_to(ROOT).with_suffix("").parts[:-1]))
     found = set()
     for node in ast.walk(ast.parse(source if source is not None else path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
@@ -43,19 +43,23 @@ def test_the_verifier_imports_nothing_of_the_generators_reading():
     files = sorted(PACKAGE.rglob("*.py"))
     assert len(files) >= 5
     for path in files:
-        bad = {m for m in imported(path) if m.startswith(FORBIDDEN) or m in ("builders", "builders.cli")}
+        bad = {m for m in imported(path) if m.startswith(FORBIDDEN) or m in ("leakproof_qa.builders", "leakproof_qa.builders.cli")}
         assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}"
         assert "careful_reader" not in path.read_text(encoding="utf-8")
 
 
 def test_the_import_check_sees_relative_and_absolute_imports():
-    source = "from ..phantomwiki import solver\nimport builders.metrics\nfrom ..evidence import render\n"
+    source = "from ..phantomwiki import solver\nimport leakproof_qa.builders.metrics\nfrom ..evidence import render\n"
     found = imported(PACKAGE / "checks.py", source)
-    assert {"builders.phantomwiki.solver", "builders.metrics", "builders.evidence"} <= found
+    assert {
+        "leakproof_qa.builders.phantomwiki.solver",
+        "leakproof_qa.builders.metrics",
+        "leakproof_qa.builders.evidence",
+    } <= found
 
 
 def test_the_verifier_reads_its_own_data_files_only():
-    assert DATA.parent == PACKAGE and sorted(p.name for p in DATA.iterdir() if p.suffix == ".tsv") == [
+    assert DATA.parent.resolve() == PACKAGE and sorted(p.name for p in DATA.iterdir() if p.suffix == ".tsv") == [
         "attributes.tsv",
         "labels.tsv",
         "relations.tsv",
@@ -69,10 +73,10 @@ def test_the_verifier_reads_its_own_data_files_only():
 def test_each_relation_word_means_what_the_generators_relation_means(name):
     """Over the whole corpus (every article shown), the verifier's walk of each relation from each person gives
     exactly the generator's answer."""
-    from builders.phantomwiki.config import settings_from
-    from builders.phantomwiki.kinship import Kinship
-    from builders.phantomwiki.relations import relations as generator_relations
-    from builders.phantomwiki.stages import complete, generate
+    from leakproof_qa.builders.phantomwiki.config import settings_from
+    from leakproof_qa.builders.phantomwiki.kinship import Kinship
+    from leakproof_qa.builders.phantomwiki.relations import relations as generator_relations
+    from leakproof_qa.builders.phantomwiki.stages import complete, generate
 
     generated = complete(generate(settings_from(name)[0], False, False), with_questions=False, with_articles=True)
     universe, kinship = generated.universe, Kinship(generated.universe)

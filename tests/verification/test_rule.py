@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from builders.verification import Verifier
-from builders.verification.documents import read_document
-from builders.verification.evaluate import premise_status
-from builders.verification.questions import RelationPremise
-from builders.verification.shown import Shown
-from builders.verification.words import relations
+from leakproof_qa.builders.verification import Verifier
+from leakproof_qa.builders.verification.documents import read_document
+from leakproof_qa.builders.verification.evaluate import premise_status
+from leakproof_qa.builders.verification.questions import RelationPremise
+from leakproof_qa.builders.verification.shown import Shown
+from leakproof_qa.builders.verification.words import relations
 
 from .handmade import ARTICLES, DEFLECTION, as_html, as_text, row
 

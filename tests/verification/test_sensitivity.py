@@ -6,15 +6,15 @@ from __future__ import annotations
 
 import pytest
 
-from builders.verification import Verifier
-from builders.verification.questions import RelationPremise, read_question
+from leakproof_qa.builders.verification import Verifier
+from leakproof_qa.builders.verification.questions import RelationPremise, read_question
 
 
 @pytest.fixture(scope="module")
 def sufficient_rows() -> list[dict]:
-    from builders.cli import prepared
-    from builders.phantomwiki import rows as engine
-    from builders.phantomwiki.config import settings_from
+    from leakproof_qa.builders.cli import prepared
+    from leakproof_qa.builders.phantomwiki import rows as engine
+    from leakproof_qa.builders.phantomwiki.config import settings_from
 
     generated = prepared(settings_from("n50_s1")[0], ["instances"], bars=False)
     return [row for row in engine.ROWS["instances"](generated) if row["answerable"] == "sufficient"]

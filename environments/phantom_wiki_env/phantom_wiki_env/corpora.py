@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from builders.phantomwiki.config import settings_from
-from builders.phantomwiki.rows import generate
-from phantom_env.tools import Corpus
+from leakproof_qa.builders.phantomwiki.config import settings_from
+from leakproof_qa.builders.phantomwiki.rows import generate
+from leakproof_qa.phantom_env.tools import Corpus
 
 
 @lru_cache(maxsize=4)

@@ -16,11 +16,11 @@ from typing import Any, Literal
 import verifiers.v1 as vf
 from pydantic import Field
 
-from builders.phantomwiki.config import settings_from
-from builders.phantomwiki.rows import generate
-from phantom_env.recipes import single_turn_prompt
-from phantom_env.rl import PhantomWikiDataset, score_answer
-from phantom_env.runner import prompt, tasks_of
+from leakproof_qa.builders.phantomwiki.config import settings_from
+from leakproof_qa.builders.phantomwiki.rows import generate
+from leakproof_qa.phantom_env.recipes import single_turn_prompt
+from leakproof_qa.phantom_env.rl import PhantomWikiDataset, score_answer
+from leakproof_qa.phantom_env.runner import prompt, tasks_of
 
 
 class PhantomWikiData(vf.TaskData):

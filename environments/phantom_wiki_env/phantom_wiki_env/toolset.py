@@ -11,7 +11,7 @@ from typing import Any
 
 import verifiers.v1 as vf
 
-from phantom_env.tools import FINISH, Episode, Tool, tools_of, typed_parameters
+from leakproof_qa.phantom_env.tools import FINISH, Episode, Tool, tools_of, typed_parameters
 from phantom_wiki_env.corpora import corpus_of
 
 

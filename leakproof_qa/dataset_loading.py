@@ -1,0 +1,1 @@
+../dataset_loading.py

@@ -402,7 +402,7 @@ def fingerprint_of_code() -> str:
 
 def _publish_generated_main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """`python -m neoqa publish t200_s1 ...`: generated configurations, plain or sealed."""
-    from leakproof_qa.builders.cli.passphrase import passphrase_from
+    from leakproof_qa.builders.publishing.passphrase import passphrase_from
 
     if args.data_dir or args.decryption_key is not None:
         parser.exit(2, "error: generated configurations read no release files: leave out --data-dir\n")
@@ -433,8 +433,8 @@ def _publish_generated_main(args: argparse.Namespace, parser: argparse.ArgumentP
 
 def publish_main(argv: list[str]) -> int:
     """CLI: `python -m neoqa publish --data-dir DIR ...` (the release, verbatim) or `publish t200_s1 ...` (ours)."""
-    from leakproof_qa.builders.cli.passphrase import add_passphrase_options
     from leakproof_qa.builders.publishing.errors import refuse
+    from leakproof_qa.builders.publishing.passphrase import add_passphrase_options
 
     parser = argparse.ArgumentParser(
         prog="python -m neoqa publish",

@@ -14,43 +14,15 @@ from __future__ import annotations
 import sys
 
 # The command line comes first: it needs none of the builder below, so `python -m phantom_wiki --help` starts
-# without importing `datasets` (the agent and lm-eval commands are the faces above builders/, added here).
-
-
-def _agent(arguments: list[str]) -> int:
-    """`python -m phantom_wiki agent ...`: the agent environment's command line (phantom_env)."""
-    from leakproof_qa.phantom_env.cli import main as agent
-
-    return agent(arguments)
-
-
-def _mcp(arguments: list[str]) -> int:
-    """`python -m phantom_wiki mcp ...`: the agent tools as an MCP server (phantom_env.mcp_server)."""
-    from leakproof_qa.phantom_env.mcp_server import main as mcp
-
-    return mcp(arguments)
-
-
-def _tasks_path(arguments: list[str]) -> int:
-    """`python -m phantom_wiki tasks-path`: where the lm-evaluation-harness tasks are, for --include_path."""
-    import argparse
-
-    from leakproof_qa.leakproof_eval import tasks_path
-
-    argparse.ArgumentParser(
-        prog="python -m phantom_wiki tasks-path",
-        description="Print the folder of this package's lm-evaluation-harness tasks, for lm_eval --include_path.",
-    ).parse_args(arguments)
-    print(tasks_path())
-    return 0
-
-
+# without importing `datasets`. What runs only as a program imports the command line (the top floor) here, and
+# only here: the agent, MCP and task-folder commands are the faces' own (builders/cli/faces.py).
 if __name__ == "__main__":
+    from leakproof_qa.builders.cli.faces import FACES
     from leakproof_qa.builders.cli.phantomwiki import main
     from leakproof_qa.builders.phantomwiki.config import ConfigError as _ConfigError
 
     try:
-        sys.exit(main(sys.argv[1:], faces={"agent": _agent, "mcp": _mcp, "tasks-path": _tasks_path}))
+        sys.exit(main(sys.argv[1:], faces=FACES))
     except _ConfigError as error:
         sys.exit(f"phantom_wiki: {error}")
 

@@ -10,7 +10,6 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from leakproof_qa.builders.cli.passphrase import add_passphrase_options, passphrase_from
 from leakproof_qa.builders.phantomwiki.config import (
     ConfigError,
     Settings,
@@ -21,6 +20,7 @@ from leakproof_qa.builders.phantomwiki.config import (
 )
 from leakproof_qa.builders.phantomwiki.rows import generate
 from leakproof_qa.builders.publishing.errors import ReleaseError
+from leakproof_qa.builders.publishing.passphrase import add_passphrase_options, passphrase_from
 
 from .baselines import OracleModel, RandomWalkModel
 from .client import MAX_REPLY_BYTES, TIMEOUT, ChatClient, EndpointError

@@ -11,7 +11,7 @@ ENGINES = ("builders/phantomwiki", "builders/neoqa", "dataset_builders")
 
 PACKAGE = ROOT / "leakproof_qa"
 LINKED = sorted(path.name.removesuffix(".py") for path in PACKAGE.iterdir() if path.is_symlink())
-"""The root's folders (and dataset_loading.py) that are parts of leakproof_qa: linked into it here, copied in a wheel."""
+"""The root's folders (and dataset_loading.py) that are parts of leakproof_qa: linked here, copied in a wheel."""
 
 
 def module_name(path: Path) -> str:
@@ -25,12 +25,25 @@ def module_name(path: Path) -> str:
     return ".".join(["leakproof_qa", *parts] if parts[0] in LINKED else parts)
 
 
+def is_program_block(node: ast.stmt) -> bool:
+    """`if __name__ == "__main__":`, what runs only when the file is a program, never when it is imported."""
+    test = node.test if isinstance(node, ast.If) else None
+    return (
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and test.left.id == "__name__"
+        and [getattr(c, "value", None) for c in test.comparators] == ["__main__"]
+    )
+
+
 def imported_modules(path: Path) -> set[str]:
     """Every module a file imports (at its top, in a function or for type checking alone), relative imports resolved
-    to their absolute names."""
+    to their absolute names; not what its `if __name__ == "__main__":` block imports (the file as a program)."""
     package = module_name(path) if path.name == "__init__.py" else module_name(path).rpartition(".")[0]
     found = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree.body = [node for node in tree.body if not is_program_block(node)]
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             found |= {alias.name for alias in node.names}
         elif isinstance(node, ast.ImportFrom):
@@ -61,7 +74,7 @@ def source_files() -> list[Path]:
         parts = path.relative_to(ROOT).parts[:-1]
         return not skipped & set(parts) and not any(part.startswith(".") for part in parts)
 
-    return sorted(p for p in ROOT.rglob("*.py") if ours(p))
+    return sorted(p for p in ROOT.rglob("*.py") if ours(p) and not p.is_symlink())
 
 
 def test_tool_names_are_spelled_only_in_the_tool_table():
@@ -150,3 +163,44 @@ def test_leakproof_qa_links_exactly_the_folders_setup_cfg_installs_under_it():
         "leakproof_eval",
         "phantom_env",
     }
+
+
+LAYERS = {
+    "program": (
+        "benchmarks/",
+        "scripts/",
+        "builders/cli/",
+        "__main__.py",
+        "phantom_env/cli.py",
+        "phantom_env/mcp_server.py",
+    ),
+    "face": ("leakproof_eval/", "phantom_env/", "environments/", "builders/analysis/"),
+    "dataset": ("phantom_wiki.py", "neoqa.py", "dataset_builders/", "dataset_loading.py", "builders/publishing/"),
+    "engine": ("builders/phantomwiki/", "builders/neoqa/", "builders/verification/"),
+    "leaf": ("builders/", "encryption/", "cards/", "leakproof_qa/"),
+}
+"""The floors of the house, top first, each by the path prefixes (or file names) of its files; the first that names a
+file is its floor. Programs run the rest; the faces (lm-eval, the agent, reports) use the datasets; the datasets and
+publishing use the engines that make rows; everything uses the leaves."""
+
+
+def floor(path: Path) -> int:
+    relative = path.relative_to(ROOT).as_posix()
+    for number, prefixes in enumerate(LAYERS.values()):
+        if any(relative.startswith(p) if p.endswith("/") else relative == p or path.name == p for p in prefixes):
+            return number
+    raise AssertionError(f"{relative} is on no floor of LAYERS")
+
+
+def test_imports_point_down_the_floors_never_up():
+    """A file imports only files on its own floor or below (a program's `__main__` block may import the command line:
+    that is what it runs)."""
+    files = {module_name(path): path for path in source_files()}
+    up = [
+        f"{path.relative_to(ROOT)} ({list(LAYERS)[floor(path)]}) imports {files[other].relative_to(ROOT)}"
+        f" ({list(LAYERS)[floor(files[other])]})"
+        for name, path in files.items()
+        for other in sorted(set(files) & imported_modules(path) - {name})
+        if floor(files[other]) < floor(path)
+    ]
+    assert up == []

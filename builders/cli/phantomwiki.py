@@ -25,8 +25,8 @@ from ..phantomwiki.config import (
     universe_name,
 )
 from ..processes import each_result
+from ..publishing.passphrase import add_passphrase_options, passphrase_from
 from . import show, verify
-from .passphrase import add_passphrase_options, passphrase_from
 
 SUBSET_TEXT = {
     "questions": "multi-hop questions with exact answers, Prolog queries and the facts behind them",

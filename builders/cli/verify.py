@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from ..phantomwiki.config import ConfigError, Settings, format_name, parse_name, settings_from, universe_name
+from ..publishing.passphrase import add_passphrase_options, passphrase_from
 from ..verification import SUBSETS, Verifier
-from .passphrase import add_passphrase_options, passphrase_from
 
 Source = list[tuple[str, str, Callable[[], Iterable[Mapping[str, Any]]]]]
 """What to check: (configuration name shown, subset, its rows when asked for)."""

@@ -22,7 +22,8 @@ def main(argv: list[str]) -> int:
     bare = "--require-bare" in argv
     folder, out, *configs = [arg for arg in argv if arg != "--require-bare"]
     if bare:
-        present = [name for name in ("phantom_wiki", "leakproof_qa", "builders", "cards") if importlib.util.find_spec(name)]
+        ours = ("phantom_wiki", "leakproof_qa", "builders", "cards")
+        present = [name for name in ours if importlib.util.find_spec(name)]
         if present:
             print(f"not a bare environment: {', '.join(present)} can be imported", file=sys.stderr)
             return 3

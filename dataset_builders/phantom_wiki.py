@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import inspect
 from dataclasses import field, make_dataclass
+from functools import lru_cache
 from typing import Any
 
 import datasets
@@ -18,7 +19,7 @@ from leakproof_qa.builders import __version__
 from leakproof_qa.builders.digest import PHANTOMWIKI_CODE, code_digest
 from leakproof_qa.builders.phantomwiki import rows as engine
 from leakproof_qa.builders.phantomwiki.budget import check as check_memory
-from leakproof_qa.builders.phantomwiki.config import ConfigError, Settings, parse_name, settings_from
+from leakproof_qa.builders.phantomwiki.config import ConfigError, Settings, settings_from
 from leakproof_qa.builders.phantomwiki.features import datasets_features
 
 _DESCRIPTION = (
@@ -33,13 +34,27 @@ PARTS = 16
 in order they make up the subset, so any num_proc gives the same rows."""
 
 
+@lru_cache(maxsize=64)
+def _parsed(name: str, knobs: tuple[tuple[str, Any], ...]) -> tuple[Settings, str]:
+    return settings_from(name, **dict(knobs))
+
+
+def _settings(name: str, **knobs: Any) -> tuple[Settings, str]:
+    """settings_from, once per name and knobs: one load_dataset makes its config twice (to find the cache folder
+    without reading it, then the builder's), and the name is parsed at the first."""
+    try:
+        return _parsed(name, tuple(sorted(knobs.items())))
+    except TypeError:  # a knob that cannot be hashed (a list, say): parsed anew, and refused in settings_from's words
+        return settings_from(name, **knobs)
+
+
 def _post_init(self: Any) -> None:
-    """Check the name and the knobs at once: a bad one is our one line, before `datasets` starts anything."""
-    parse_name(self.name)  # first: a name outside the grammar (`../x`) is our one line, not datasets' error
-    datasets.BuilderConfig.__post_init__(self)
+    """Parse the name and check the knobs, once: a bad one is our one line (a name outside the grammar, `../x`, is
+    ours, not datasets' error), before `datasets` starts anything; the config then carries the settings on."""
     knobs = {name: getattr(self, name) for name in Settings.knobs()}
     knobs.update({k: getattr(self, k) for k in ("size", "seed", "depth") if getattr(self, k) is not None})
-    self.settings, self.subset = settings_from(self.name, **knobs)
+    self.settings, self.subset = _settings(self.name, **knobs)
+    datasets.BuilderConfig.__post_init__(self)
     check_memory(self.settings)  # before `datasets` starts a generation it would wrap errors of
 
 

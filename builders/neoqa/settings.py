@@ -8,11 +8,11 @@ with `setting` (what it shapes, what it does, its range); the name's parser, the
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from dataclasses import MISSING, Field, dataclass, field, fields
+from dataclasses import MISSING, Field, dataclass, fields
 from typing import Any
 
 from leakproof_qa.builders.checks import is_whole
+from leakproof_qa.builders.settings import check_knobs, knob_fields, setting
 
 RAW_SUBSETS = ("timelines", "news", "questions")
 INSTANCE_SUBSETS = ("neoqa", "optimal-evidence", "context-ablation")
@@ -31,19 +31,6 @@ _NAME = re.compile(
 
 class ConfigError(ValueError):
     """A generated configuration's name or setting that cannot be used; the message is one line."""
-
-
-def setting(
-    default: Any = MISSING,
-    *,
-    stage: str,
-    help: str,
-    check: Callable[[Any], bool],
-    expected: str,
-) -> Any:
-    """A field of Settings with all that is said about it in one place: its stage, what it does and its range."""
-    metadata = {"stage": stage, "help": help, "check": check, "expected": expected}
-    return field(metadata=metadata) if default is MISSING else field(default=default, metadata=metadata)
 
 
 @dataclass(frozen=True)
@@ -104,7 +91,7 @@ class Settings:
     @classmethod
     def knob_fields(cls) -> list[Field[Any]]:
         """The settings that are keyword arguments rather than parts of the name."""
-        return [f for f in fields(cls) if f.metadata["stage"] != "name"]
+        return knob_fields(cls)
 
     @classmethod
     def knobs(cls) -> tuple[str, ...]:
@@ -142,12 +129,7 @@ def settings_from(name: str, **knobs: Any) -> tuple[Settings, str]:
     """Settings and subset of a name plus keyword settings; an unknown or contradicting setting is an error."""
     timelines, events, seed, subset = parse_name(name)
     named = {"timelines": timelines, "events": events, "seed": seed}
-    allowed = set(Settings.knobs()) | set(named)
-    for key, value in knobs.items():
-        if key not in allowed:
-            raise ConfigError(f"unknown NeoQA setting {key!r}; the settings are {', '.join(sorted(allowed))}")
-        if key in named and value != named[key]:
-            raise ConfigError(f"{key}={value!r} contradicts the configuration name {name!r}, which says {named[key]}")
+    check_knobs(name, named, knobs, set(Settings.knobs()) | set(named), ConfigError, "NeoQA setting")
     return Settings(**{**knobs, **named}).validate(), subset
 
 

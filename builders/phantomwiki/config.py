@@ -5,12 +5,14 @@ from __future__ import annotations
 import re
 import warnings
 from collections.abc import Callable
-from dataclasses import MISSING, Field, dataclass, field, fields
+from dataclasses import MISSING, Field, dataclass, fields
 from typing import Any
 
 from ..checks import is_number, is_whole
 from ..evidence import DOCUMENT_FORMATS
 from ..retrieval import ENGINES
+from ..settings import check_knobs, knob_fields
+from ..settings import setting as declared
 
 SUBSETS = ("questions", "corpus", "database", "instances", "rag")
 DEFAULT_SUBSET = "questions"
@@ -51,12 +53,10 @@ def setting(
     check: Callable[[Any], bool] | None = None,
     expected: str = "",
 ) -> Any:
-    """A field of Settings with everything said about it in one place: its `stage`, what it does (`help`), and the
-    `check` its value must pass with the words (`expected`) that a refusal, `--help` and `list` use. The command
-    line's options, the `datasets` builder config, `list` and the README's table are made from these."""
+    """A field of Settings (builders/settings.py's `setting`, its stage one of STAGES): the command line's options,
+    the `datasets` builder config, `list` and the README's table are made from these."""
     assert stage in STAGES and (check is None) == (not expected)
-    metadata = {"stage": stage, "help": help, "check": check, "expected": expected}
-    return field(metadata=metadata) if default is MISSING else field(default=default, metadata=metadata)
+    return declared(default, stage=stage, help=help, check=check, expected=expected)
 
 
 @dataclass(frozen=True)
@@ -250,7 +250,7 @@ class Settings:
     @classmethod
     def knob_fields(cls) -> list[Field[Any]]:
         """The settings that are not parts of the name, each with its default, stage, help and range (`setting`)."""
-        return [f for f in fields(cls) if f.metadata["stage"] != "name"]
+        return knob_fields(cls)
 
     @classmethod
     def knobs(cls) -> tuple[str, ...]:
@@ -329,14 +329,7 @@ def settings_from(name: str, **knobs: object) -> tuple[Settings, str]:
     """Settings and subset for a configuration name plus keyword knobs; a knob that contradicts the name is an error."""
     size, depth, seed, subset = parse_name(name)
     named = {"size": size, "depth": depth, "seed": seed}
-    allowed = set(Settings.knobs()) | set(named)
-    for key, value in knobs.items():
-        if key not in allowed:
-            raise ConfigError(f"unknown setting {key!r}; the settings are {', '.join(sorted(allowed))}")
-        if key in named and value != named[key]:
-            raise ConfigError(
-                f"{key}={value!r} contradicts the configuration name {name!r}, which says {key}={named[key]}"
-            )
+    check_knobs(name, named, knobs, set(Settings.knobs()) | set(named), ConfigError, "setting")
     values: dict[str, Any] = {**{k: v for k, v in knobs.items() if k not in named}, **named}
     if values.get("retriever") == RENAMED_RETRIEVER:
         warnings.warn(

@@ -3,9 +3,10 @@ keyword settings of a Settings class, and the check of keyword settings against 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import MISSING, Field, field, fields
-from typing import Any
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import MISSING, Field, dataclass, field, fields
+from typing import Any, cast
 
 
 def setting(
@@ -23,9 +24,19 @@ def setting(
     return field(metadata=metadata) if default is MISSING else field(default=default, metadata=metadata)
 
 
-def knob_fields(settings: type) -> list[Field[Any]]:
-    """The settings that are keyword arguments rather than parts of the configuration name."""
-    return [f for f in fields(settings) if f.metadata["stage"] != "name"]
+class Declared:
+    """What a Settings dataclass declared with `setting` knows of itself: its keyword settings."""
+
+    @classmethod
+    def knob_fields(cls) -> list[Field[Any]]:
+        """The settings that are keyword arguments rather than parts of the configuration name, each with its
+        default, stage, help and range."""
+        return [f for f in fields(cast(Any, cls)) if f.metadata["stage"] != "name"]
+
+    @classmethod
+    def knobs(cls) -> tuple[str, ...]:
+        """Names of the keyword settings."""
+        return tuple(f.name for f in cls.knob_fields())
 
 
 def check_knobs(
@@ -38,3 +49,28 @@ def check_knobs(
             raise error(f"unknown {what} {key!r}; the settings are {', '.join(sorted(allowed))}")
         if key in named and value != named[key]:
             raise error(f"{key}={value!r} contradicts the configuration name {name!r}, which says {key}={named[key]}")
+
+
+@dataclass(frozen=True)
+class NameGrammar:
+    """A dataset's configuration-name grammar: its pattern (with a `subset` group), the subsets and the default, and
+    the words a refusal uses (what the name is called, the grammar, examples)."""
+
+    pattern: re.Pattern[str]
+    subsets: Sequence[str]
+    default: str
+    called: str  # "configuration name", "NeoQA configuration name"
+    grammar: str
+    examples: str
+
+    def match(self, name: object, error: type[Exception]) -> tuple[re.Match[str], str]:
+        """The match of `name` and its subset (the default when it names none), or one line of `error`."""
+        match = self.pattern.fullmatch(name) if isinstance(name, str) else None
+        subset = match.group("subset") if match else None
+        if not match or (subset is not None and subset not in self.subsets):
+            what = f"unknown subset {subset!r}" if match else "does not match the grammar"
+            raise error(
+                f"bad {self.called} {name!r}: {what}; expected {self.grammar} with subset one of "
+                f"{', '.join(self.subsets)} (default {self.default}), e.g. {self.examples}"
+            )
+        return match, subset or self.default

@@ -8,11 +8,11 @@ with `setting` (what it shapes, what it does, its range); the name's parser, the
 from __future__ import annotations
 
 import re
-from dataclasses import MISSING, Field, dataclass, fields
+from dataclasses import MISSING, dataclass, fields
 from typing import Any
 
 from leakproof_qa.builders.checks import is_whole
-from leakproof_qa.builders.settings import check_knobs, knob_fields, setting
+from leakproof_qa.builders.settings import Declared, NameGrammar, check_knobs, setting
 
 RAW_SUBSETS = ("timelines", "news", "questions")
 INSTANCE_SUBSETS = ("neoqa", "optimal-evidence", "context-ablation")
@@ -34,7 +34,7 @@ class ConfigError(ValueError):
 
 
 @dataclass(frozen=True)
-class Settings:
+class Settings(Declared):
     """Everything a generated NeoQA configuration is a pure function of."""
 
     timelines: int = setting(
@@ -88,16 +88,6 @@ class Settings:
                 raise ConfigError(f"{f.name}={value!r} is out of range: expected {f.metadata['expected']}")
         return self
 
-    @classmethod
-    def knob_fields(cls) -> list[Field[Any]]:
-        """The settings that are keyword arguments rather than parts of the name."""
-        return knob_fields(cls)
-
-    @classmethod
-    def knobs(cls) -> tuple[str, ...]:
-        """Names of the keyword settings."""
-        return tuple(f.name for f in cls.knob_fields())
-
 
 def is_generated_name(name: object) -> bool:
     """True when `name` has the shape of a generated configuration (t...), whether or not its parts are valid."""
@@ -106,16 +96,11 @@ def is_generated_name(name: object) -> bool:
 
 def parse_name(name: str) -> tuple[int, int, int, str]:
     """(timelines, events, seed, subset) of a configuration name, or a one-line ConfigError."""
-    match = _NAME.fullmatch(name) if isinstance(name, str) else None
-    subset = match.group("subset") if match else None
-    if not match or (subset is not None and subset not in SUBSETS):
-        what = f"unknown subset {subset!r}" if match else "does not match the grammar"
-        raise ConfigError(
-            f"bad NeoQA configuration name {name!r}: {what}; expected {GRAMMAR} with subset one of "
-            f"{', '.join(SUBSETS)} (default {DEFAULT_SUBSET}), e.g. {EXAMPLES}"
-        )
+    match, subset = NameGrammar(_NAME, SUBSETS, DEFAULT_SUBSET, "NeoQA configuration name", GRAMMAR, EXAMPLES).match(
+        name, ConfigError
+    )
     events = int(match.group("events")) if match.group("events") else Settings.events
-    return int(match.group("timelines")), events, int(match.group("seed")), subset or DEFAULT_SUBSET
+    return int(match.group("timelines")), events, int(match.group("seed")), subset
 
 
 def format_name(settings: Settings, subset: str | None = None) -> str:

@@ -5,13 +5,13 @@ from __future__ import annotations
 import re
 import warnings
 from collections.abc import Callable
-from dataclasses import MISSING, Field, dataclass, fields
+from dataclasses import MISSING, dataclass, fields
 from typing import Any
 
 from ..checks import is_number, is_whole
 from ..evidence import DOCUMENT_FORMATS
 from ..retrieval import ENGINES
-from ..settings import check_knobs, knob_fields
+from ..settings import Declared, NameGrammar, check_knobs
 from ..settings import setting as declared
 
 SUBSETS = ("questions", "corpus", "database", "instances", "rag")
@@ -60,7 +60,7 @@ def setting(
 
 
 @dataclass(frozen=True)
-class Settings:
+class Settings(Declared):
     """Everything a universe and its questions are a pure function of."""
 
     size: int = setting(stage="name", help="people in the universe", check=lambda v: v >= 1, expected="at least 1")
@@ -247,16 +247,6 @@ class Settings:
             )
         return self
 
-    @classmethod
-    def knob_fields(cls) -> list[Field[Any]]:
-        """The settings that are not parts of the name, each with its default, stage, help and range (`setting`)."""
-        return knob_fields(cls)
-
-    @classmethod
-    def knobs(cls) -> tuple[str, ...]:
-        """Settings that are keyword arguments rather than parts of the configuration name."""
-        return tuple(f.name for f in cls.knob_fields())
-
 
 def ranges(settings: type[Settings] = Settings) -> dict[str, tuple[Callable[[Any], bool], str]]:
     """Each setting with a range: the check, and the words the error (and `python -m phantom_wiki list`) use."""
@@ -289,16 +279,11 @@ def depth_of(position: str) -> float | None:
 
 def parse_name(name: str) -> tuple[int, int, int, str]:
     """(size, depth, seed, subset) of a configuration name, or a one-line ConfigError."""
-    match = _NAME.fullmatch(name) if isinstance(name, str) else None
-    subset = match.group("subset") if match else None
-    if not match or (subset is not None and subset not in SUBSETS):
-        what = f"unknown subset {subset!r}" if match else "does not match the grammar"
-        raise ConfigError(
-            f"bad configuration name {name!r}: {what}; expected {GRAMMAR} with subset one of "
-            f"{', '.join(SUBSETS)} (default {DEFAULT_SUBSET}), e.g. {EXAMPLES}"
-        )
+    match, subset = NameGrammar(_NAME, SUBSETS, DEFAULT_SUBSET, "configuration name", GRAMMAR, EXAMPLES).match(
+        name, ConfigError
+    )
     depth = int(match.group("depth")) if match.group("depth") else Settings.depth
-    return int(match.group("size")), depth, int(match.group("seed")), subset or DEFAULT_SUBSET
+    return int(match.group("size")), depth, int(match.group("seed")), subset
 
 
 def parse_universe(name: str, command: str, hint: str = "") -> tuple[int, int, int]:

@@ -38,6 +38,7 @@ instance and every set.
 from __future__ import annotations
 
 import hashlib
+import json
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -45,7 +46,7 @@ from typing import Any, TypeVar
 
 from builders.evidence import ABLATION_LEVELS
 from builders.labels import INSUFFICIENT, SUFFICIENT, UNANSWERABLE
-from builders.neoqa.release import ANSWERABLE_CATEGORIES, UNANSWERABLE_CATEGORIES, canonical_json
+from builders.neoqa.release import ANSWERABLE_CATEGORIES, UNANSWERABLE_CATEGORIES
 from builders.rng import shuffled, stream
 from encryption.neoqa_codec import ReleaseFormatError
 
@@ -53,6 +54,7 @@ DEFLECTION_OPTION: str = "Unanswerable"
 T = TypeVar("T")
 ABLATION_SIZES: tuple[int, ...] = ABLATION_LEVELS  # the irrelevant-article counts of appendix E.3, shared
 CHILDREN_PER_CATEGORY: int = 2
+_COMPACT = json.JSONEncoder(ensure_ascii=True, separators=(",", ":"))  # canonical_json's encoder, made once
 INSTANCE_SETS: tuple[str, ...] = ("neoqa", "optimal-evidence", "context-ablation")
 
 
@@ -100,6 +102,13 @@ def is_sufficient(articles: Iterable[Article], items: Sequence[str]) -> bool:
 def family_shuffled(seed: int, purpose: str, family_id: str, items: Iterable[T]) -> list[T]:
     """`items` shuffled by the family's stream for `purpose` (builders.rng: the same order on every machine)."""
     return shuffled(stream(seed, "neoqa", purpose, family_id), list(items))
+
+
+def instance_id(question_id: str, documents: Sequence[str]) -> str:
+    """The sha256 of canonical_json({"question_id": ..., "documents": [...]}), the JSON written out around one
+    encoder's output (the same bytes, a fifth of the time: every instance of every set needs one)."""
+    text = '{"documents":' + _COMPACT.encode(list(documents)) + ',"question_id":' + _COMPACT.encode(question_id) + "}"
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _canonical_order(articles: Iterable[Article]) -> list[Article]:
@@ -154,10 +163,15 @@ class InstanceBuilder:
         self._past: dict[tuple[str, str], list[Article]] = {}  # (timeline, date) -> past articles: sets share them
         self._minimal: dict[str, list[str] | None] = {}  # question id -> its minimal set: two sets ask for it
         self._options: dict[str, list[str]] = {}  # family id -> its option order: every instance asks for it
+        self._member: dict[str, list[str]] = {}  # question id -> its options in order: each instance of it asks
+        self._children: dict[str, list[dict[str, Any]]] = {}  # family id -> its sampled children: each set asks
         self._mentioning: dict[str, set[str]] = defaultdict(set)  # item -> ids of the articles that mention it
+        self._stating: dict[str, set[str]] = defaultdict(set)  # item -> ids of the articles that state it
         for article in self.articles.values():
             for item in article.used | article.unsure:
                 self._mentioning[item].add(article.article_id)
+                if article.states(item):
+                    self._stating[item].add(article.article_id)
 
     # ------------------------------------------------------------------ shared pieces
 
@@ -168,6 +182,11 @@ class InstanceBuilder:
             timeline = self.by_timeline.get(question["timeline_id"], [])
             self._past[key] = _canonical_order(a for a in timeline if a.date <= question["date"])
         return list(self._past[key])
+
+    def sufficient(self, article_ids: Iterable[str], items: Sequence[str]) -> bool:
+        """is_sufficient for articles of this split given by id, from the index of which article states what."""
+        shown = set(article_ids)
+        return all(not self._stating[item].isdisjoint(shown) for item in items)
 
     def unmentioned(self, article_ids: Iterable[str], items: Sequence[str]) -> list[str]:
         """The required items that none of these articles (by id) mentions, in `items` order."""
@@ -183,21 +202,25 @@ class InstanceBuilder:
 
     def member_options(self, family: Family, question: Mapping[str, Any]) -> list[str]:
         """Options for one family member: the family order when its options are the same set (as released)."""
-        shared = self.option_order(family)
-        own = list(question["answer_options"])
-        if sorted(own) == sorted(shared):
-            return shared
-        return family_shuffled(self.seed, "options:" + question["question_id"], family.family_id, own)
+        if question["question_id"] not in self._member:
+            shared = self.option_order(family)
+            own = list(question["answer_options"])
+            if sorted(own) != sorted(shared):
+                shared = family_shuffled(self.seed, "options:" + question["question_id"], family.family_id, own)
+            self._member[question["question_id"]] = shared
+        return list(self._member[question["question_id"]])
 
     def sampled_children(self, family: Family) -> list[dict[str, Any]]:
         """Up to two children per unanswerable category, sampled with the family's seeded generator."""
-        chosen: list[dict[str, Any]] = []
-        for category in UNANSWERABLE_CATEGORIES:
-            pool = sorted(family.children.get(category, []), key=lambda q: q["question_id"])
-            chosen.extend(
-                family_shuffled(self.seed, "children:" + category, family.family_id, pool)[:CHILDREN_PER_CATEGORY]
-            )
-        return chosen
+        if family.family_id not in self._children:
+            chosen: list[dict[str, Any]] = []
+            for category in UNANSWERABLE_CATEGORIES:
+                pool = sorted(family.children.get(category, []), key=lambda q: q["question_id"])
+                chosen.extend(
+                    family_shuffled(self.seed, "children:" + category, family.family_id, pool)[:CHILDREN_PER_CATEGORY]
+                )
+            self._children[family.family_id] = chosen
+        return list(self._children[family.family_id])
 
     def minimal_sufficient_set(self, question: Mapping[str, Any]) -> list[str] | None:
         """The question's minimal sufficient article set (two articles preferred), or None when none checks out."""
@@ -218,7 +241,7 @@ class InstanceBuilder:
                 a is None or a.timeline_id != question["timeline_id"] or a.date > question["date"] for a in articles
             ):
                 continue
-            if is_sufficient(articles, question["evidence_ids"]):  # type: ignore[arg-type]
+            if self.sufficient(ids, question["evidence_ids"]):
                 valid.append(ids)
         if not valid:
             return None
@@ -241,9 +264,7 @@ class InstanceBuilder:
             )
         documents = list(documents)
         row = {
-            "instance_id": hashlib.sha256(
-                canonical_json({"question_id": question["question_id"], "documents": documents}).encode()
-            ).hexdigest(),
+            "instance_id": instance_id(question["question_id"], documents),
             "question_family_id": family.family_id,
             "question_id": question["question_id"],
             "parent_question_id": question["parent_question_id"],
@@ -305,7 +326,7 @@ class InstanceBuilder:
         for family in self.families:
             question = family.parent
             past = self.past_articles(question)
-            if not is_sufficient(past, question["evidence_ids"]):
+            if not self.sufficient((a.article_id for a in past), question["evidence_ids"]):
                 continue
             shown = family_shuffled(self.seed, "documents", family.family_id, (a.article_id for a in past))
             sufficient = self._instance(family, question, SUFFICIENT, shown)

@@ -8,6 +8,7 @@ Article keys ``ev{e}-{k}`` stand for the k-th article about event e of that time
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,8 @@ from typing import Any
 import pytest
 
 import builders.neoqa as engine
+from builders.neoqa.instances import instance_id
+from builders.neoqa.release import canonical_json
 from encryption.neoqa_codec import write_jsonl
 from tests.neoqa.make_fixture_release import DEV, TEST, TimelineDesign, child_names, question_id, release_records
 
@@ -311,3 +314,13 @@ def test_context_ablation_nested_and_order_stable(
         assert gaps == {(TEST.article_id(k),): [i for i in shown if i != TEST.article_id(k)] for k in relevant}
         for child in variants(same_size, engine.UNANSWERABLE):
             assert child["use_evidence_documents"] == shown
+
+
+@pytest.mark.parametrize(
+    "question_id, documents",
+    [("q1", ["a-1", "b-2"]), ('q\u00e9"2', []), ("q3", ["caf\u00e9", 'quo"te', "back\\slash", "\u2603"])],
+)
+def test_an_instance_id_is_the_hash_of_its_canonical_json(question_id: str, documents: list[str]) -> None:
+    """The id written out piece by piece is the sha256 of canonical_json of the question id and documents."""
+    whole = canonical_json({"question_id": question_id, "documents": documents})
+    assert instance_id(question_id, documents) == hashlib.sha256(whole.encode()).hexdigest()

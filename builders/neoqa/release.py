@@ -108,11 +108,13 @@ def _fail(where: str, message: str) -> ReleaseFormatError:
 
 def _field(record: Mapping[str, Any], name: str, kind: type | tuple[type, ...], where: str, default: Any = ...) -> Any:
     """Return ``record[name]`` checked against ``kind``; missing optional fields give ``default``."""
-    if name not in record or record[name] is None:
+    value = record.get(name)
+    if value is None:
         if default is ...:
             raise _fail(where, f"record has no {name!r} field; is this the right NeoQA file?")
         return default
-    value = record[name]
+    if type(value) is kind:  # the common case, settled without the checks below (an exact int is no bool)
+        return value
     if not isinstance(value, kind) or isinstance(value, bool) and kind is int:
         expected = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
         raise _fail(where, f"field {name!r} should be {expected}, found {type(value).__name__}")

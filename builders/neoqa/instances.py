@@ -38,10 +38,10 @@ instance and every set.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from json.encoder import encode_basestring_ascii
 from typing import Any, TypeVar
 
 from builders.evidence import ABLATION_LEVELS
@@ -54,7 +54,6 @@ DEFLECTION_OPTION: str = "Unanswerable"
 T = TypeVar("T")
 ABLATION_SIZES: tuple[int, ...] = ABLATION_LEVELS  # the irrelevant-article counts of appendix E.3, shared
 CHILDREN_PER_CATEGORY: int = 2
-_COMPACT = json.JSONEncoder(ensure_ascii=True, separators=(",", ":"))  # canonical_json's encoder, made once
 INSTANCE_SETS: tuple[str, ...] = ("neoqa", "optimal-evidence", "context-ablation")
 
 
@@ -106,14 +105,20 @@ def family_shuffled(seed: int, purpose: str, family_id: str, items: Iterable[T])
 
 def instance_id(question_id: str, documents: Sequence[str]) -> str:
     """The sha256 of canonical_json({"question_id": ..., "documents": [...]}), the JSON written out around one
-    encoder's output (the same bytes, a fifth of the time: every instance of every set needs one)."""
-    text = '{"documents":' + _COMPACT.encode(list(documents)) + ',"question_id":' + _COMPACT.encode(question_id) + "}"
+    string encoder's output (the same bytes in a fifth of the time: every instance of every set needs one)."""
+    listed = ",".join(map(encode_basestring_ascii, documents))
+    text = '{"documents":[' + listed + '],"question_id":' + encode_basestring_ascii(question_id) + "}"
     return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _canonical_order(articles: Iterable[Article]) -> list[Article]:
     """Sort articles chronologically then by id: the order every seeded shuffle starts from."""
     return sorted(articles, key=lambda a: (a.date, a.created_at, a.article_id))
+
+
+def _preference(ids: Sequence[str]) -> int:
+    """How much a minimal set of this size is preferred (lower first): two articles, then one, then more."""
+    return {2: 0, 1: 1}.get(len(ids), len(ids))
 
 
 def _unique(items: Iterable[str]) -> list[str]:
@@ -230,26 +235,23 @@ class InstanceBuilder:
         return None if found is None else list(found)
 
     def _minimal_set(self, question: Mapping[str, Any]) -> list[str] | None:
+        """The first valid candidate of the most preferred size: the record's own pick wins ties."""
         candidates = [question["sufficient_article_ids"], *question["all_sufficient_article_id_combinations"]]
-        valid: list[list[str]] = []
+        past = {a.article_id for a in self.past_articles(question)}  # the question's timeline, up to its date
+        tried: set[tuple[str, ...]] = set()
+        best: list[str] | None = None
         for combination in candidates:
             ids = _unique(combination)
-            if not ids or ids in valid:
+            if not ids or tuple(ids) in tried:
                 continue
-            articles = [self.articles.get(i) for i in ids]
-            if any(
-                a is None or a.timeline_id != question["timeline_id"] or a.date > question["date"] for a in articles
-            ):
+            tried.add(tuple(ids))
+            if not past.issuperset(ids) or not self.sufficient(ids, question["evidence_ids"]):
                 continue
-            if self.sufficient(ids, question["evidence_ids"]):
-                valid.append(ids)
-        if not valid:
-            return None
-
-        def preference(ids: list[str]) -> int:
-            return {2: 0, 1: 1}.get(len(ids), len(ids))
-
-        return min(valid, key=preference)  # min is stable: the record's own pick wins ties
+            if best is None or _preference(ids) < _preference(best):
+                best = ids
+            if len(ids) == 2:  # no size is preferred to two articles, and a later pair would lose the tie
+                break
+        return best
 
     def _instance(
         self, family: Family, question: Mapping[str, Any], answerable: str, documents: Sequence[str], **extra: Any

@@ -41,6 +41,7 @@ import hashlib
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import filterfalse
 from json.encoder import encode_basestring_ascii
 from typing import Any, TypeVar
 
@@ -90,12 +91,6 @@ def articles_from_rows(news_rows: Iterable[Mapping[str, Any]]) -> dict[str, Arti
         )
         for row in news_rows
     }
-
-
-def is_sufficient(articles: Iterable[Article], items: Sequence[str]) -> bool:
-    """True when every required item is stated by at least one of the articles."""
-    articles = list(articles)
-    return all(any(article.states(item) for article in articles) for item in items)
 
 
 def family_shuffled(seed: int, purpose: str, family_id: str, items: Iterable[T]) -> list[T]:
@@ -189,14 +184,15 @@ class InstanceBuilder:
         return list(self._past[key])
 
     def sufficient(self, article_ids: Iterable[str], items: Sequence[str]) -> bool:
-        """is_sufficient for articles of this split given by id, from the index of which article states what."""
+        """True when every required item is stated by at least one of these articles (by id)."""
         shown = set(article_ids)
         return all(not self._stating[item].isdisjoint(shown) for item in items)
 
-    def unmentioned(self, article_ids: Iterable[str], items: Sequence[str]) -> list[str]:
-        """The required items that none of these articles (by id) mentions, in `items` order."""
+    def mentioned_among(self, article_ids: Iterable[str], items: Sequence[str]) -> dict[str, set[str]]:
+        """For each required item, the ones of these articles that mention it: the articles left with the item
+        unmentioned once some are taken out are those whose set here lies within the taken-out ones."""
         shown = set(article_ids)
-        return [item for item in items if self._mentioning[item].isdisjoint(shown)]
+        return {item: self._mentioning[item] & shown for item in items}
 
     def option_order(self, family: Family) -> list[str]:
         """The family's answer options in one seeded order shared by all its instances."""
@@ -301,9 +297,10 @@ class InstanceBuilder:
         """Insufficient variants omitting each minimal-set article in turn (order kept), when truly insufficient."""
         question = family.parent
         variants = []
+        mentioned = self.mentioned_among(shown, question["evidence_ids"])
         for removed in minimal:
             remaining = [i for i in shown if i != removed]
-            missing = self.unmentioned(remaining, question["evidence_ids"])
+            missing = [item for item in question["evidence_ids"] if mentioned[item] <= {removed}]  # unmentioned
             if not missing:  # the rest still (possibly) conveys every required item: not a clean gap
                 continue
             variants.append(
@@ -327,16 +324,17 @@ class InstanceBuilder:
         rows: list[dict[str, Any]] = []
         for family in self.families:
             question = family.parent
-            past = self.past_articles(question)
-            if not self.sufficient((a.article_id for a in past), question["evidence_ids"]):
+            past = [a.article_id for a in self.past_articles(question)]
+            if not self.sufficient(past, question["evidence_ids"]):
                 continue
-            shown = family_shuffled(self.seed, "documents", family.family_id, (a.article_id for a in past))
+            shown = family_shuffled(self.seed, "documents", family.family_id, past)
             sufficient = self._instance(family, question, SUFFICIENT, shown)
             rows.append(sufficient)
             variants: dict[tuple[str, ...], dict[str, Any]] = {}
+            mentioned = self.mentioned_among(shown, question["evidence_ids"])
             for item in _unique(question["evidence_ids"]):
                 mentioning = self._mentioning[item]
-                remaining = tuple(i for i in shown if i not in mentioning)
+                remaining = tuple(filterfalse(mentioning.__contains__, shown))
                 if remaining in variants:  # same articles removed for another item: one instance
                     continue
                 variants[remaining] = self._instance(
@@ -344,8 +342,8 @@ class InstanceBuilder:
                     question,
                     INSUFFICIENT,
                     remaining,
-                    removed_article_ids=[i for i in shown if i in mentioning],
-                    missing_evidence_ids=self.unmentioned(remaining, question["evidence_ids"]),
+                    removed_article_ids=list(filter(mentioning.__contains__, shown)),
+                    missing_evidence_ids=[i for i in question["evidence_ids"] if mentioned[i] <= mentioning],
                 )
             rows.extend(variants.values())
             rows.extend(self._with_children(family, sufficient))
@@ -394,7 +392,7 @@ class InstanceBuilder:
             for size in sorted(sizes):
                 irrelevant = sample[:size]
                 keep = set(minimal) | set(irrelevant)
-                shown = [i for i in arrangement if i in keep]
+                shown = list(filter(keep.__contains__, arrangement))
                 extra = {"sufficient_article_ids": list(minimal), "irrelevant_article_ids": irrelevant}
                 sufficient = self._instance(family, question, SUFFICIENT, shown, **extra)
                 rows.append(sufficient)

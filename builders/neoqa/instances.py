@@ -98,12 +98,29 @@ def family_shuffled(seed: int, purpose: str, family_id: str, items: Iterable[T])
     return shuffled(stream(seed, "neoqa", purpose, family_id), list(items))
 
 
-def instance_id(question_id: str, documents: Sequence[str]) -> str:
+class EncodedIds(dict[str, str]):
+    """Each id's JSON string (encode_basestring_ascii), made when first asked for: instance ids list thousands."""
+
+    def __missing__(self, key: str) -> str:
+        """Encode an id not met before and keep it."""
+        self[key] = encode_basestring_ascii(key)
+        return self[key]
+
+
+def documents_hash(documents: Sequence[str], encoded: EncodedIds | None = None) -> Any:
+    """The sha256 state after the start of an instance id's JSON, up to its documents: instances showing the same
+    documents (a question's children) go on from a copy of it (`encoded`: ids' JSON strings met so far)."""
+    listed = ",".join(map((encoded if encoded is not None else EncodedIds()).__getitem__, documents))
+    return hashlib.sha256(('{"documents":[' + listed + '],"question_id":').encode())
+
+
+def instance_id(question_id: str, documents: Sequence[str], started: Any = None) -> str:
     """The sha256 of canonical_json({"question_id": ..., "documents": [...]}), the JSON written out around one
-    string encoder's output (the same bytes in a fifth of the time: every instance of every set needs one)."""
-    listed = ",".join(map(encode_basestring_ascii, documents))
-    text = '{"documents":[' + listed + '],"question_id":' + encode_basestring_ascii(question_id) + "}"
-    return hashlib.sha256(text.encode()).hexdigest()
+    string encoder's output (the same bytes in a fifth of the time: every instance of every set needs one);
+    `started`: documents_hash(documents), when already taken."""
+    digest = (started or documents_hash(documents)).copy()
+    digest.update((encode_basestring_ascii(question_id) + "}").encode())
+    return digest.hexdigest()
 
 
 def _canonical_order(articles: Iterable[Article]) -> list[Article]:
@@ -165,6 +182,8 @@ class InstanceBuilder:
         self._options: dict[str, list[str]] = {}  # family id -> its option order: every instance asks for it
         self._member: dict[str, list[str]] = {}  # question id -> its options in order: each instance of it asks
         self._children: dict[str, list[dict[str, Any]]] = {}  # family id -> its sampled children: each set asks
+        self._encoded = EncodedIds()
+        self._last_documents: tuple[tuple[str, ...], Any] = ((), None)  # the last documents, their documents_hash
         self._mentioning: dict[str, set[str]] = defaultdict(set)  # item -> ids of the articles that mention it
         self._stating: dict[str, set[str]] = defaultdict(set)  # item -> ids of the articles that state it
         for article in self.articles.values():
@@ -249,6 +268,13 @@ class InstanceBuilder:
                 break
         return best
 
+    def _documents_hash(self, documents: Sequence[str]) -> Any:
+        """documents_hash(documents), taken once for a run of instances showing the same documents."""
+        shown = tuple(documents)  # a copy: a row's list may change after, the memo must not
+        if shown != self._last_documents[0] or self._last_documents[1] is None:
+            self._last_documents = (shown, documents_hash(shown, self._encoded))
+        return self._last_documents[1]
+
     def _instance(
         self, family: Family, question: Mapping[str, Any], answerable: str, documents: Sequence[str], **extra: Any
     ) -> dict[str, Any]:
@@ -262,7 +288,7 @@ class InstanceBuilder:
             )
         documents = list(documents)
         row = {
-            "instance_id": instance_id(question["question_id"], documents),
+            "instance_id": instance_id(question["question_id"], documents, self._documents_hash(documents)),
             "question_family_id": family.family_id,
             "question_id": question["question_id"],
             "parent_question_id": question["parent_question_id"],

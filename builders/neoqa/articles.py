@@ -9,6 +9,7 @@ construction, and builders/neoqa/textcheck.py confirms it from the text alone.
 from __future__ import annotations
 
 import datetime
+from functools import cache
 from typing import Any
 
 from builders.neoqa.world import Entity, Fact, World, data
@@ -18,25 +19,26 @@ MORE_ITEMS = 0.25
 """Chance that an article also states an item beyond the ones it covers by turn (most items are in several)."""
 
 
+@cache
 def written_date(day: datetime.date, style: int) -> str:
-    """A day in one of the date formats, e.g. "March 3, 2025" or "3 March 2025"."""
+    """A day in one of the date formats, e.g. "March 3, 2025" or "3 March 2025" (kept: a timeline's articles write
+    its few days again and again)."""
     month = data("templates")["months"][day.month - 1]
     return data("templates")["date_formats"][style].format(month=month, day=day.day, year=day.year)
 
 
-def _name(entity: Entity | str, marked: bool) -> str:
-    if isinstance(entity, str):
-        return entity
-    return entity.marked() if marked else entity.name
+def _plain(entity: Entity) -> str:
+    return entity.name
 
 
 def sentence(fact: Fact, wording: int = 0, date_style: int = 0, marked: bool = True) -> str:
     """The fact in one of its relation's wordings (the outline uses wording 0 and date style 0)."""
     templates = data("templates")
-    where = templates["where"].format(place=_name(fact.place, marked)) if fact.place else ""
+    name = Entity.marked if marked else _plain
+    where = templates["where"].format(place=name(fact.place)) if fact.place else ""
     return templates["relations"][fact.relation]["sentences"][wording].format(
-        s=_name(fact.subject, marked),
-        o=_name(fact.obj, marked),
+        s=name(fact.subject),
+        o=name(fact.obj) if isinstance(fact.obj, Entity) else fact.obj,
         date=written_date(fact.day, date_style),
         where=where,
     )

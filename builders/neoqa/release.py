@@ -156,10 +156,10 @@ def _plain_json(value: Any) -> Any:
     """Strip entity markup from every string inside a JSON value."""
     if isinstance(value, str):
         return strip_markup(value)
-    if isinstance(value, list):
-        return [_plain_json(item) for item in value]
+    if isinstance(value, list):  # a string inside is stripped here, without a call per string
+        return [strip_markup(item) if type(item) is str else _plain_json(item) for item in value]
     if isinstance(value, dict):
-        return {key: _plain_json(item) for key, item in value.items()}
+        return {key: strip_markup(item) if type(item) is str else _plain_json(item) for key, item in value.items()}
     return value
 
 
@@ -230,6 +230,10 @@ def question_row(record: Mapping[str, Any], where: str) -> dict[str, Any]:
     }
 
 
+_ENTITY_FIELDS = frozenset({"id", "name", "description", "history"})
+"""The fields of a snapshot entity that have columns; the rest go to its JSON ``properties``."""
+
+
 def _entity_rows(snapshot: Mapping[str, Any], where: str) -> list[dict[str, Any]]:
     """Flatten a snapshot's entities (grouped by type) into rows with ``entity_type`` and JSON ``properties``."""
     grouped = _field(snapshot, "named_entities", dict, where, {})
@@ -239,7 +243,6 @@ def _entity_rows(snapshot: Mapping[str, Any], where: str) -> list[dict[str, Any]
         if not isinstance(entities, list) or not all(isinstance(e, dict) for e in entities):
             raise _fail(where, f"named_entities[{entity_type!r}] should be a list of objects")
         for entity in entities:
-            known = {"id", "name", "description", "history"}
             rows.append(
                 {
                     "entity_type": entity_type,
@@ -254,7 +257,7 @@ def _entity_rows(snapshot: Mapping[str, Any], where: str) -> list[dict[str, Any]
                         }
                         for item in _objects(entity, "history", where, [])
                     ],
-                    "properties": _plain_json({k: v for k, v in entity.items() if k not in known}),
+                    "properties": {k: _plain_json(v) for k, v in entity.items() if k not in _ENTITY_FIELDS},
                 }
             )
     return rows

@@ -98,19 +98,19 @@ def family_shuffled(seed: int, purpose: str, family_id: str, items: Iterable[T])
     return shuffled(stream(seed, "neoqa", purpose, family_id), list(items))
 
 
-class EncodedIds(dict[str, str]):
-    """Each id's JSON string (encode_basestring_ascii), made when first asked for: instance ids list thousands."""
-
-    def __missing__(self, key: str) -> str:
-        """Encode an id not met before and keep it."""
-        self[key] = encode_basestring_ascii(key)
-        return self[key]
+def plain_ids(ids: Iterable[str]) -> set[str]:
+    """The ids whose JSON string is the id itself in quotes (nothing escaped): a list of them is written by one
+    join, not an encoder call per id."""
+    return {i for i in ids if encode_basestring_ascii(i) == f'"{i}"'}
 
 
-def documents_hash(documents: Sequence[str], encoded: EncodedIds | None = None) -> Any:
+def documents_hash(documents: Sequence[str], plain: set[str] | frozenset[str] = frozenset()) -> Any:
     """The sha256 state after the start of an instance id's JSON, up to its documents: instances showing the same
-    documents (a question's children) go on from a copy of it (`encoded`: ids' JSON strings met so far)."""
-    listed = ",".join(map((encoded if encoded is not None else EncodedIds()).__getitem__, documents))
+    documents (a question's children) go on from a copy of it (`plain`: plain_ids of the ids met, when known)."""
+    if plain.issuperset(documents):
+        listed = '"' + '","'.join(documents) + '"' if documents else ""
+    else:
+        listed = ",".join(map(encode_basestring_ascii, documents))
     return hashlib.sha256(('{"documents":[' + listed + '],"question_id":').encode())
 
 
@@ -182,10 +182,10 @@ class InstanceBuilder:
         self._options: dict[str, list[str]] = {}  # family id -> its option order: every instance asks for it
         self._member: dict[str, list[str]] = {}  # question id -> its options in order: each instance of it asks
         self._children: dict[str, list[dict[str, Any]]] = {}  # family id -> its sampled children: each set asks
-        self._encoded = EncodedIds()
         self._last_documents: tuple[tuple[str, ...], Any] = ((), None)  # the last documents, their documents_hash
         self._mentioning: dict[str, set[str]] = defaultdict(set)  # item -> ids of the articles that mention it
         self._stating: dict[str, set[str]] = defaultdict(set)  # item -> ids of the articles that state it
+        self._plain_ids = plain_ids(self.articles)  # article ids written in JSON as they are
         for article in self.articles.values():
             for item in article.used | article.unsure:
                 self._mentioning[item].add(article.article_id)
@@ -272,7 +272,7 @@ class InstanceBuilder:
         """documents_hash(documents), taken once for a run of instances showing the same documents."""
         shown = tuple(documents)  # a copy: a row's list may change after, the memo must not
         if shown != self._last_documents[0] or self._last_documents[1] is None:
-            self._last_documents = (shown, documents_hash(shown, self._encoded))
+            self._last_documents = (shown, documents_hash(shown, self._plain_ids))
         return self._last_documents[1]
 
     def _instance(

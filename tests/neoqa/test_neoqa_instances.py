@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 import builders.neoqa as engine
-from builders.neoqa.instances import instance_id
+from builders.neoqa.instances import documents_hash, instance_id, plain_ids
 from builders.neoqa.release import canonical_json
 from encryption.neoqa_codec import write_jsonl
 from tests.neoqa.make_fixture_release import DEV, TEST, TimelineDesign, child_names, question_id, release_records
@@ -318,9 +318,16 @@ def test_context_ablation_nested_and_order_stable(
 
 @pytest.mark.parametrize(
     "question_id, documents",
-    [("q1", ["a-1", "b-2"]), ('q\u00e9"2', []), ("q3", ["caf\u00e9", 'quo"te', "back\\slash", "\u2603"])],
+    [
+        ("q1", ["a-1", "b-2"]),
+        ('q\u00e9"2', []),
+        ("q3", ["caf\u00e9", 'quo"te', "back\\slash", "\u2603"]),
+        ("q4", ["a-1", "tab\there", "b-2"]),  # one id escaped among plain ones
+    ],
 )
 def test_an_instance_id_is_the_hash_of_its_canonical_json(question_id: str, documents: list[str]) -> None:
-    """The id written out piece by piece is the sha256 of canonical_json of the question id and documents."""
-    whole = canonical_json({"question_id": question_id, "documents": documents})
-    assert instance_id(question_id, documents) == hashlib.sha256(whole.encode()).hexdigest()
+    """The id written out piece by piece (ids that need no escapes joined at once) is the sha256 of canonical_json
+    of the question id and documents."""
+    whole = hashlib.sha256(canonical_json({"question_id": question_id, "documents": documents}).encode()).hexdigest()
+    assert instance_id(question_id, documents) == whole
+    assert instance_id(question_id, documents, documents_hash(documents, plain_ids(documents))) == whole

@@ -19,6 +19,7 @@ import hashlib
 import json
 import re
 from collections.abc import Iterable, Mapping
+from itertools import repeat
 from pathlib import Path
 from typing import Any
 
@@ -121,10 +122,15 @@ def _field(record: Mapping[str, Any], name: str, kind: type | tuple[type, ...], 
     return value
 
 
+def _all_of(values: Iterable[Any], kind: type) -> bool:
+    """True when every value is a `kind` (the check runs in C: validation checks every list of every record)."""
+    return all(map(isinstance, values, repeat(kind)))
+
+
 def _objects(record: Mapping[str, Any], name: str, where: str, default: Any = ...) -> list[dict[str, Any]]:
     """Return a list-of-objects field, checked."""
     values = _field(record, name, list, where, default)
-    if not all(isinstance(value, dict) for value in values):
+    if not _all_of(values, dict):
         raise _fail(where, f"field {name!r} should be a list of objects")
     return list(values)
 
@@ -132,7 +138,7 @@ def _objects(record: Mapping[str, Any], name: str, where: str, default: Any = ..
 def _str_list(record: Mapping[str, Any], name: str, where: str, default: Any = ...) -> list[str]:
     """Return a list-of-strings field, checked."""
     values = _field(record, name, list, where, default)
-    if not all(isinstance(value, str) for value in values):
+    if not _all_of(values, str):
         raise _fail(where, f"field {name!r} should be a list of strings")
     return list(values)
 
@@ -192,7 +198,7 @@ def question_row(record: Mapping[str, Any], where: str) -> dict[str, Any]:
     if category not in CATEGORIES:
         raise _fail(where, f"unknown question category {category!r}; expected one of {', '.join(CATEGORIES)}")
     combinations = _field(record, "all_sufficient_article_id_combinations", list, where, [])
-    if not all(isinstance(combo, list) and all(isinstance(i, str) for i in combo) for combo in combinations):
+    if not all(isinstance(combo, list) and _all_of(combo, str) for combo in combinations):
         raise _fail(where, "field 'all_sufficient_article_id_combinations' should be a list of lists of ids")
     distractors = []
     for distractor in _objects(record, "distractors", where, []):
@@ -240,7 +246,7 @@ def _entity_rows(snapshot: Mapping[str, Any], where: str) -> list[dict[str, Any]
     rows = []
     for entity_type in sorted(grouped, key=lambda t: (ENTITY_TYPES.index(t) if t in ENTITY_TYPES else 99, t)):
         entities = grouped[entity_type] or []
-        if not isinstance(entities, list) or not all(isinstance(e, dict) for e in entities):
+        if not isinstance(entities, list) or not _all_of(entities, dict):
             raise _fail(where, f"named_entities[{entity_type!r}] should be a list of objects")
         for entity in entities:
             rows.append(
@@ -249,10 +255,14 @@ def _entity_rows(snapshot: Mapping[str, Any], where: str) -> list[dict[str, Any]
                     "id": _field(entity, "id", str, where),
                     "name": _text(entity.get("name")),
                     "description": _text(entity.get("description")),
-                    "history": [
+                    "history": [  # the common case (an int event number, a text without markup) without a call
                         {
-                            "created_at": _field(item, "created_at", int, where, -1),
-                            "event_update": _text(item.get("event_update")),
+                            "created_at": event
+                            if type(event := item.get("created_at")) is int
+                            else _field(item, "created_at", int, where, -1),
+                            "event_update": text
+                            if type(text := item.get("event_update")) is str and "{" not in text
+                            else _text(text),
                             "date": str(item.get("date") or ""),
                         }
                         for item in _objects(entity, "history", where, [])

@@ -16,7 +16,7 @@ T = TypeVar("T")
 
 def stream(seed: int, *labels: object) -> random.Random:
     """An independent generator for one stage of one configuration, e.g. stream(1, "family")."""
-    text = ":".join(str(part) for part in (seed, *labels))
+    text = ":".join(map(str, (seed, *labels)))
     return random.Random(int.from_bytes(hashlib.sha256(text.encode()).digest()[:16], "big"))
 
 

@@ -43,6 +43,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import filterfalse
 from json.encoder import encode_basestring_ascii
+from operator import attrgetter
 from typing import Any, TypeVar
 
 from builders.evidence import ABLATION_LEVELS
@@ -94,8 +95,10 @@ def articles_from_rows(news_rows: Iterable[Mapping[str, Any]]) -> dict[str, Arti
 
 
 def family_shuffled(seed: int, purpose: str, family_id: str, items: Iterable[T]) -> list[T]:
-    """`items` shuffled by the family's stream for `purpose` (builders.rng: the same order on every machine)."""
-    return shuffled(stream(seed, "neoqa", purpose, family_id), list(items))
+    """`items` shuffled by the family's stream for `purpose` (builders.rng: the same order on every machine); one
+    item or none needs no stream (a shuffle of them draws nothing), and most families' children are one a kind."""
+    items = list(items)
+    return shuffled(stream(seed, "neoqa", purpose, family_id), items) if len(items) > 1 else items
 
 
 def plain_ids(ids: Iterable[str]) -> set[str]:
@@ -125,7 +128,7 @@ def instance_id(question_id: str, documents: Sequence[str], started: Any = None)
 
 def _canonical_order(articles: Iterable[Article]) -> list[Article]:
     """Sort articles chronologically then by id: the order every seeded shuffle starts from."""
-    return sorted(articles, key=lambda a: (a.date, a.created_at, a.article_id))
+    return sorted(articles, key=attrgetter("date", "created_at", "article_id"))
 
 
 def _preference(ids: Sequence[str]) -> int:

@@ -64,9 +64,18 @@ def stated_items(rng: Any, facts: list[Fact], number: int, articles: int) -> lis
     return chosen or [pick(rng, facts)]
 
 
-def _paragraphs(rng: Any, outlet: dict[str, Any], facts: list[Fact]) -> list[str]:
-    """Opening, the facts among fact-free filler lines (as many as make the article's lines), closing."""
-    lines = [sentence(fact, below(rng, 3), below(rng, 2)) for fact in facts]
+def _paragraphs(
+    rng: Any, outlet: dict[str, Any], facts: list[Fact], written: dict[tuple[str, int, int], str]
+) -> list[str]:
+    """Opening, the facts among fact-free filler lines (as many as make the article's lines), closing (`written`:
+    the event's sentences by item, wording and date format, kept as made: its articles state each item several
+    times)."""
+    lines = []
+    for fact in facts:
+        key = (fact.item_id, below(rng, 3), below(rng, 2))  # wording, then date format: the order of the draws
+        if key not in written:
+            written[key] = sentence(fact, key[1], key[2])
+        lines.append(written[key])
     fillers = shuffled(rng, outlet["fillers"])[: max(0, data("templates")["article_lines"] - 2 - len(lines))]
     for filler in fillers:
         lines.insert(below(rng, len(lines) + 1), filler)
@@ -87,6 +96,7 @@ def news_records(world: World, seed: int, articles: int) -> list[dict[str, Any]]
         rng = stream(seed, "neoqa", "articles", world.index, event)
         facts = world.event_facts(event)
         count = event_articles(rng, articles)
+        written: dict[tuple[str, int, int], str] = {}
         for number in range(count):
             outlet = outlets[number % len(outlets)]
             stated = stated_items(rng, facts, number, count)
@@ -97,7 +107,7 @@ def news_records(world: World, seed: int, articles: int) -> list[dict[str, Any]]
                     "article_id": article_id(world, event, number),
                     "event_id": f"{world.timeline_id}:E{event}",
                     "headline": headline,
-                    "passages": _paragraphs(rng, outlet, stated),
+                    "passages": _paragraphs(rng, outlet, stated, written),
                     "created_at": event,
                     "date": day.isoformat(),
                     "news_profile": outlet["profile"],

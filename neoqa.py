@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import inspect
+import json
 import sys
 from collections import Counter
 from collections.abc import Iterator, Mapping
@@ -45,9 +46,43 @@ from leakproof_qa.dataset_loading import load_from_builder
 
 __all__ = ["NeoQA", "load_dataset", "metrics", "parse_answer", "publish", "publish_generated"]
 
+# The features on every datasets the package supports (>= 3.6), chosen here once.
+JSON_AS_TEXT: bool = not hasattr(datasets, "Json")
+"""True on a datasets without the Json feature (3.x): there a JSON field is a string column holding its JSON text
+(json.loads gives the value back); elsewhere Json stores the same text and gives the value itself."""
+_JSON_FIELDS: dict[str, tuple[str, ...]] = {
+    "questions": ("meta",),
+    "timelines": ("named_entity_snapshots", "named_entities", "properties"),
+}
+"""Where each subset's rows hold a JSON field: the path of field names (through lists) to it."""
+
+
+def _list(feature: Any) -> Any:
+    """A list of `feature`: `datasets.List` (datasets >= 4), or on datasets 3.x the list literal that reads as one
+    there (3.x's Sequence of a dict would be a dict of lists); the same Arrow schema, list<item: ...>, on both."""
+    return datasets.List(feature) if hasattr(datasets, "List") else [feature]
+
+
+def _json_text_at(value: Any, path: tuple[str, ...]) -> Any:
+    """`value` with the JSON field at `path` (field names, through lists) replaced by its JSON text."""
+    if not path:
+        return json.dumps(value)
+    if isinstance(value, list):
+        return [_json_text_at(item, path) for item in value]
+    return {**value, path[0]: _json_text_at(value[path[0]], path[1:])}
+
+
+def storable(subset: str, row: dict[str, Any]) -> dict[str, Any]:
+    """A row as this datasets stores it: the row itself, or on datasets 3.x its JSON fields as JSON text."""
+    if JSON_AS_TEXT and subset in _JSON_FIELDS:
+        return _json_text_at(row, _JSON_FIELDS[subset])
+    return row
+
+
 _STR = datasets.Value("string")
 _INT = datasets.Value("int32")
-_STRS = datasets.List(_STR)
+_JSON = _STR if JSON_AS_TEXT else datasets.Json()
+_STRS = _list(_STR)
 
 NEWS_FEATURES = datasets.Features(
     {
@@ -76,11 +111,11 @@ QUESTION_FEATURES = datasets.Features(
         "answer": _STR,
         "date": _STR,
         "created_at": _INT,
-        "distractors": datasets.List({"answer": _STR, "explanation": _STR, "distractor-sentences": _STRS}),
+        "distractors": _list({"answer": _STR, "explanation": _STR, "distractor-sentences": _STRS}),
         "answer_options": _STRS,  # release order
         "sufficient_article_ids": _STRS,
-        "all_sufficient_article_id_combinations": datasets.List(_STRS),
-        "meta": datasets.Json(),
+        "all_sufficient_article_id_combinations": _list(_STRS),
+        "meta": _JSON,
     }
 )
 TIMELINE_FEATURES = datasets.Features(
@@ -89,29 +124,29 @@ TIMELINE_FEATURES = datasets.Features(
         "genre": {"category": _STR, "genre_id": _STR},
         "event_type": {"category": _STR, "event_type_id": _STR},
         "initial_summary": _STR,
-        "events": datasets.List(
+        "events": _list(
             {
                 "event_id": _STR,
                 "created_at": _INT,
                 "date": _STR,
                 "initial_summary": _STR,
-                "used_named_entities": datasets.List({"id": _STR, "new": datasets.Value("bool")}),
-                "outline": datasets.List({"id": _STR, "pos": _INT, "sentence": _STR, "sentence_marked": _STR}),
+                "used_named_entities": _list({"id": _STR, "new": datasets.Value("bool")}),
+                "outline": _list({"id": _STR, "pos": _INT, "sentence": _STR, "sentence_marked": _STR}),
             }
         ),
-        "named_entity_snapshots": datasets.List(
+        "named_entity_snapshots": _list(
             {
                 "created_at": _INT,
                 "for_event": _STR,
                 "date": _STR,
-                "named_entities": datasets.List(
+                "named_entities": _list(
                     {  # flattened from the release's per-type groups
                         "entity_type": _STR,
                         "id": _STR,
                         "name": _STR,
                         "description": _STR,
-                        "history": datasets.List({"created_at": _INT, "event_update": _STR, "date": _STR}),
-                        "properties": datasets.Json(),  # every other, type-specific field
+                        "history": _list({"created_at": _INT, "event_update": _STR, "date": _STR}),
+                        "properties": _JSON,  # every other, type-specific field
                     }
                 ),
             }
@@ -135,7 +170,7 @@ INSTANCE_FEATURES = datasets.Features(
         "gold_answer_idx": _INT,  # one seeded order per question family
         "evidence_ids": _STRS,
         "use_evidence_documents": _STRS,  # article ids in the order shown
-        "documents": datasets.List({"article_id": _STR, "headline": _STR, "date": _STR, "passages": _STRS}),
+        "documents": _list({"article_id": _STR, "headline": _STR, "date": _STR, "passages": _STRS}),
         "sufficient_article_ids": _STRS,
         "irrelevant_article_ids": _STRS,
         "removed_article_ids": _STRS,
@@ -307,10 +342,12 @@ class NeoQA(datasets.GeneratorBasedBuilder):
     ) -> Iterator[tuple[int | str, dict[str, Any]]]:
         """Yield the prepared rows: a release's with their position as key; a generated split's, of the timelines
         this process was given, keyed by timeline and position."""
+        subset = self.config.subset
         if isinstance(prepared, GeneratedSplit):
-            yield from prepared.part(prepared.timelines if timelines is None else timelines).keyed()
+            keyed = prepared.part(prepared.timelines if timelines is None else timelines).keyed()
+            yield from ((key, storable(subset, row)) for key, row in keyed)
             return
-        yield from enumerate(prepared)
+        yield from ((key, storable(subset, row)) for key, row in enumerate(prepared))
 
 
 def load_dataset(

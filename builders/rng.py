@@ -16,13 +16,14 @@ T = TypeVar("T")
 
 def stream(seed: int, *labels: object) -> random.Random:
     """An independent generator for one stage of one configuration, e.g. stream(1, "family")."""
-    text = ":".join(str(part) for part in (seed, *labels))
+    text = ":".join(map(str, (seed, *labels)))
     return random.Random(int.from_bytes(hashlib.sha256(text.encode()).digest()[:16], "big"))
 
 
 def below(rng: random.Random, n: int) -> int:
     """A uniform integer in [0, n)."""
-    return min(int(rng.random() * n), n - 1)
+    value = int(rng.random() * n)
+    return value if value < n else n - 1  # min(value, n - 1) without the call: this runs in every hot loop
 
 
 def pick(rng: random.Random, items: Sequence[T]) -> T:
@@ -33,7 +34,10 @@ def pick(rng: random.Random, items: Sequence[T]) -> T:
 def shuffled(rng: random.Random, items: Sequence[T]) -> list[T]:
     """A Fisher-Yates shuffle of a copy of `items`."""
     out = list(items)
+    draw = rng.random
     for i in range(len(out) - 1, 0, -1):
-        j = below(rng, i + 1)
+        j = int(draw() * (i + 1))  # below(rng, i + 1), inlined: the same draw, one call fewer per element
+        if j > i:
+            j = i
         out[i], out[j] = out[j], out[i]
     return out

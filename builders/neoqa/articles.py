@@ -9,6 +9,7 @@ construction, and builders/neoqa/textcheck.py confirms it from the text alone.
 from __future__ import annotations
 
 import datetime
+from functools import cache
 from typing import Any
 
 from leakproof_qa.builders.neoqa.world import Entity, Fact, World, data
@@ -18,25 +19,26 @@ MORE_ITEMS = 0.25
 """Chance that an article also states an item beyond the ones it covers by turn (most items are in several)."""
 
 
+@cache
 def written_date(day: datetime.date, style: int) -> str:
-    """A day in one of the date formats, e.g. "March 3, 2025" or "3 March 2025"."""
+    """A day in one of the date formats, e.g. "March 3, 2025" or "3 March 2025" (kept: a timeline's articles write
+    its few days again and again)."""
     month = data("templates")["months"][day.month - 1]
     return data("templates")["date_formats"][style].format(month=month, day=day.day, year=day.year)
 
 
-def _name(entity: Entity | str, marked: bool) -> str:
-    if isinstance(entity, str):
-        return entity
-    return entity.marked() if marked else entity.name
+def _plain(entity: Entity) -> str:
+    return entity.name
 
 
 def sentence(fact: Fact, wording: int = 0, date_style: int = 0, marked: bool = True) -> str:
     """The fact in one of its relation's wordings (the outline uses wording 0 and date style 0)."""
     templates = data("templates")
-    where = templates["where"].format(place=_name(fact.place, marked)) if fact.place else ""
+    name = Entity.marked if marked else _plain
+    where = templates["where"].format(place=name(fact.place)) if fact.place else ""
     return templates["relations"][fact.relation]["sentences"][wording].format(
-        s=_name(fact.subject, marked),
-        o=_name(fact.obj, marked),
+        s=name(fact.subject),
+        o=name(fact.obj) if isinstance(fact.obj, Entity) else fact.obj,
         date=written_date(fact.day, date_style),
         where=where,
     )
@@ -62,9 +64,18 @@ def stated_items(rng: Any, facts: list[Fact], number: int, articles: int) -> lis
     return chosen or [pick(rng, facts)]
 
 
-def _paragraphs(rng: Any, outlet: dict[str, Any], facts: list[Fact]) -> list[str]:
-    """Opening, the facts among fact-free filler lines (as many as make the article's lines), closing."""
-    lines = [sentence(fact, below(rng, 3), below(rng, 2)) for fact in facts]
+def _paragraphs(
+    rng: Any, outlet: dict[str, Any], facts: list[Fact], written: dict[tuple[str, int, int], str]
+) -> list[str]:
+    """Opening, the facts among fact-free filler lines (as many as make the article's lines), closing (`written`:
+    the event's sentences by item, wording and date format, kept as made: its articles state each item several
+    times)."""
+    lines = []
+    for fact in facts:
+        key = (fact.item_id, below(rng, 3), below(rng, 2))  # wording, then date format: the order of the draws
+        if key not in written:
+            written[key] = sentence(fact, key[1], key[2])
+        lines.append(written[key])
     fillers = shuffled(rng, outlet["fillers"])[: max(0, data("templates")["article_lines"] - 2 - len(lines))]
     for filler in fillers:
         lines.insert(below(rng, len(lines) + 1), filler)
@@ -85,6 +96,7 @@ def news_records(world: World, seed: int, articles: int) -> list[dict[str, Any]]
         rng = stream(seed, "neoqa", "articles", world.index, event)
         facts = world.event_facts(event)
         count = event_articles(rng, articles)
+        written: dict[tuple[str, int, int], str] = {}
         for number in range(count):
             outlet = outlets[number % len(outlets)]
             stated = stated_items(rng, facts, number, count)
@@ -95,7 +107,7 @@ def news_records(world: World, seed: int, articles: int) -> list[dict[str, Any]]
                     "article_id": article_id(world, event, number),
                     "event_id": f"{world.timeline_id}:E{event}",
                     "headline": headline,
-                    "passages": _paragraphs(rng, outlet, stated),
+                    "passages": _paragraphs(rng, outlet, stated, written),
                     "created_at": event,
                     "date": day.isoformat(),
                     "news_profile": outlet["profile"],

@@ -41,11 +41,14 @@ import hashlib
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import filterfalse
+from json.encoder import encode_basestring_ascii
+from operator import attrgetter
 from typing import Any, TypeVar
 
 from leakproof_qa.builders.evidence import ABLATION_LEVELS
 from leakproof_qa.builders.labels import INSUFFICIENT, SUFFICIENT, UNANSWERABLE
-from leakproof_qa.builders.neoqa.release import ANSWERABLE_CATEGORIES, UNANSWERABLE_CATEGORIES, canonical_json
+from leakproof_qa.builders.neoqa.release import ANSWERABLE_CATEGORIES, UNANSWERABLE_CATEGORIES
 from leakproof_qa.builders.rng import shuffled, stream
 from leakproof_qa.encryption.neoqa_codec import ReleaseFormatError
 
@@ -91,20 +94,46 @@ def articles_from_rows(news_rows: Iterable[Mapping[str, Any]]) -> dict[str, Arti
     }
 
 
-def is_sufficient(articles: Iterable[Article], items: Sequence[str]) -> bool:
-    """True when every required item is stated by at least one of the articles."""
-    articles = list(articles)
-    return all(any(article.states(item) for article in articles) for item in items)
-
-
 def family_shuffled(seed: int, purpose: str, family_id: str, items: Iterable[T]) -> list[T]:
-    """`items` shuffled by the family's stream for `purpose` (builders.rng: the same order on every machine)."""
-    return shuffled(stream(seed, "neoqa", purpose, family_id), list(items))
+    """`items` shuffled by the family's stream for `purpose` (builders.rng: the same order on every machine); one
+    item or none needs no stream (a shuffle of them draws nothing), and most families' children are one a kind."""
+    items = list(items)
+    return shuffled(stream(seed, "neoqa", purpose, family_id), items) if len(items) > 1 else items
+
+
+def plain_ids(ids: Iterable[str]) -> set[str]:
+    """The ids whose JSON string is the id itself in quotes (nothing escaped): a list of them is written by one
+    join, not an encoder call per id."""
+    return {i for i in ids if encode_basestring_ascii(i) == f'"{i}"'}
+
+
+def documents_hash(documents: Sequence[str], plain: set[str] | frozenset[str] = frozenset()) -> Any:
+    """The sha256 state after the start of an instance id's JSON, up to its documents: instances showing the same
+    documents (a question's children) go on from a copy of it (`plain`: plain_ids of the ids met, when known)."""
+    if plain.issuperset(documents):
+        listed = '"' + '","'.join(documents) + '"' if documents else ""
+    else:
+        listed = ",".join(map(encode_basestring_ascii, documents))
+    return hashlib.sha256(('{"documents":[' + listed + '],"question_id":').encode())
+
+
+def instance_id(question_id: str, documents: Sequence[str], started: Any = None) -> str:
+    """The sha256 of canonical_json({"question_id": ..., "documents": [...]}), the JSON written out around one
+    string encoder's output (the same bytes in a fifth of the time: every instance of every set needs one);
+    `started`: documents_hash(documents), when already taken."""
+    digest = (started or documents_hash(documents)).copy()
+    digest.update((encode_basestring_ascii(question_id) + "}").encode())
+    return digest.hexdigest()
 
 
 def _canonical_order(articles: Iterable[Article]) -> list[Article]:
     """Sort articles chronologically then by id: the order every seeded shuffle starts from."""
-    return sorted(articles, key=lambda a: (a.date, a.created_at, a.article_id))
+    return sorted(articles, key=attrgetter("date", "created_at", "article_id"))
+
+
+def _preference(ids: Sequence[str]) -> int:
+    """How much a minimal set of this size is preferred (lower first): two articles, then one, then more."""
+    return {2: 0, 1: 1}.get(len(ids), len(ids))
 
 
 def _unique(items: Iterable[str]) -> list[str]:
@@ -154,10 +183,17 @@ class InstanceBuilder:
         self._past: dict[tuple[str, str], list[Article]] = {}  # (timeline, date) -> past articles: sets share them
         self._minimal: dict[str, list[str] | None] = {}  # question id -> its minimal set: two sets ask for it
         self._options: dict[str, list[str]] = {}  # family id -> its option order: every instance asks for it
+        self._member: dict[str, list[str]] = {}  # question id -> its options in order: each instance of it asks
+        self._children: dict[str, list[dict[str, Any]]] = {}  # family id -> its sampled children: each set asks
+        self._last_documents: tuple[tuple[str, ...], Any] = ((), None)  # the last documents, their documents_hash
         self._mentioning: dict[str, set[str]] = defaultdict(set)  # item -> ids of the articles that mention it
+        self._stating: dict[str, set[str]] = defaultdict(set)  # item -> ids of the articles that state it
+        self._plain_ids = plain_ids(self.articles)  # article ids written in JSON as they are
         for article in self.articles.values():
             for item in article.used | article.unsure:
                 self._mentioning[item].add(article.article_id)
+                if article.states(item):
+                    self._stating[item].add(article.article_id)
 
     # ------------------------------------------------------------------ shared pieces
 
@@ -169,10 +205,16 @@ class InstanceBuilder:
             self._past[key] = _canonical_order(a for a in timeline if a.date <= question["date"])
         return list(self._past[key])
 
-    def unmentioned(self, article_ids: Iterable[str], items: Sequence[str]) -> list[str]:
-        """The required items that none of these articles (by id) mentions, in `items` order."""
+    def sufficient(self, article_ids: Iterable[str], items: Sequence[str]) -> bool:
+        """True when every required item is stated by at least one of these articles (by id)."""
         shown = set(article_ids)
-        return [item for item in items if self._mentioning[item].isdisjoint(shown)]
+        return all(not self._stating[item].isdisjoint(shown) for item in items)
+
+    def mentioned_among(self, article_ids: Iterable[str], items: Sequence[str]) -> dict[str, set[str]]:
+        """For each required item, the ones of these articles that mention it: the articles left with the item
+        unmentioned once some are taken out are those whose set here lies within the taken-out ones."""
+        shown = set(article_ids)
+        return {item: self._mentioning[item] & shown for item in items}
 
     def option_order(self, family: Family) -> list[str]:
         """The family's answer options in one seeded order shared by all its instances."""
@@ -183,21 +225,25 @@ class InstanceBuilder:
 
     def member_options(self, family: Family, question: Mapping[str, Any]) -> list[str]:
         """Options for one family member: the family order when its options are the same set (as released)."""
-        shared = self.option_order(family)
-        own = list(question["answer_options"])
-        if sorted(own) == sorted(shared):
-            return shared
-        return family_shuffled(self.seed, "options:" + question["question_id"], family.family_id, own)
+        if question["question_id"] not in self._member:
+            shared = self.option_order(family)
+            own = list(question["answer_options"])
+            if sorted(own) != sorted(shared):
+                shared = family_shuffled(self.seed, "options:" + question["question_id"], family.family_id, own)
+            self._member[question["question_id"]] = shared
+        return list(self._member[question["question_id"]])
 
     def sampled_children(self, family: Family) -> list[dict[str, Any]]:
         """Up to two children per unanswerable category, sampled with the family's seeded generator."""
-        chosen: list[dict[str, Any]] = []
-        for category in UNANSWERABLE_CATEGORIES:
-            pool = sorted(family.children.get(category, []), key=lambda q: q["question_id"])
-            chosen.extend(
-                family_shuffled(self.seed, "children:" + category, family.family_id, pool)[:CHILDREN_PER_CATEGORY]
-            )
-        return chosen
+        if family.family_id not in self._children:
+            chosen: list[dict[str, Any]] = []
+            for category in UNANSWERABLE_CATEGORIES:
+                pool = sorted(family.children.get(category, []), key=lambda q: q["question_id"])
+                chosen.extend(
+                    family_shuffled(self.seed, "children:" + category, family.family_id, pool)[:CHILDREN_PER_CATEGORY]
+                )
+            self._children[family.family_id] = chosen
+        return list(self._children[family.family_id])
 
     def minimal_sufficient_set(self, question: Mapping[str, Any]) -> list[str] | None:
         """The question's minimal sufficient article set (two articles preferred), or None when none checks out."""
@@ -207,26 +253,30 @@ class InstanceBuilder:
         return None if found is None else list(found)
 
     def _minimal_set(self, question: Mapping[str, Any]) -> list[str] | None:
+        """The first valid candidate of the most preferred size: the record's own pick wins ties."""
         candidates = [question["sufficient_article_ids"], *question["all_sufficient_article_id_combinations"]]
-        valid: list[list[str]] = []
+        past = {a.article_id for a in self.past_articles(question)}  # the question's timeline, up to its date
+        tried: set[tuple[str, ...]] = set()
+        best: list[str] | None = None
         for combination in candidates:
             ids = _unique(combination)
-            if not ids or ids in valid:
+            if not ids or tuple(ids) in tried:
                 continue
-            articles = [self.articles.get(i) for i in ids]
-            if any(
-                a is None or a.timeline_id != question["timeline_id"] or a.date > question["date"] for a in articles
-            ):
+            tried.add(tuple(ids))
+            if not past.issuperset(ids) or not self.sufficient(ids, question["evidence_ids"]):
                 continue
-            if is_sufficient(articles, question["evidence_ids"]):  # type: ignore[arg-type]
-                valid.append(ids)
-        if not valid:
-            return None
+            if best is None or _preference(ids) < _preference(best):
+                best = ids
+            if len(ids) == 2:  # no size is preferred to two articles, and a later pair would lose the tie
+                break
+        return best
 
-        def preference(ids: list[str]) -> int:
-            return {2: 0, 1: 1}.get(len(ids), len(ids))
-
-        return min(valid, key=preference)  # min is stable: the record's own pick wins ties
+    def _documents_hash(self, documents: Sequence[str]) -> Any:
+        """documents_hash(documents), taken once for a run of instances showing the same documents."""
+        shown = tuple(documents)  # a copy: a row's list may change after, the memo must not
+        if shown != self._last_documents[0] or self._last_documents[1] is None:
+            self._last_documents = (shown, documents_hash(shown, self._plain_ids))
+        return self._last_documents[1]
 
     def _instance(
         self, family: Family, question: Mapping[str, Any], answerable: str, documents: Sequence[str], **extra: Any
@@ -241,9 +291,7 @@ class InstanceBuilder:
             )
         documents = list(documents)
         row = {
-            "instance_id": hashlib.sha256(
-                canonical_json({"question_id": question["question_id"], "documents": documents}).encode()
-            ).hexdigest(),
+            "instance_id": instance_id(question["question_id"], documents, self._documents_hash(documents)),
             "question_family_id": family.family_id,
             "question_id": question["question_id"],
             "parent_question_id": question["parent_question_id"],
@@ -278,9 +326,10 @@ class InstanceBuilder:
         """Insufficient variants omitting each minimal-set article in turn (order kept), when truly insufficient."""
         question = family.parent
         variants = []
+        mentioned = self.mentioned_among(shown, question["evidence_ids"])
         for removed in minimal:
             remaining = [i for i in shown if i != removed]
-            missing = self.unmentioned(remaining, question["evidence_ids"])
+            missing = [item for item in question["evidence_ids"] if mentioned[item] <= {removed}]  # unmentioned
             if not missing:  # the rest still (possibly) conveys every required item: not a clean gap
                 continue
             variants.append(
@@ -304,16 +353,17 @@ class InstanceBuilder:
         rows: list[dict[str, Any]] = []
         for family in self.families:
             question = family.parent
-            past = self.past_articles(question)
-            if not is_sufficient(past, question["evidence_ids"]):
+            past = [a.article_id for a in self.past_articles(question)]
+            if not self.sufficient(past, question["evidence_ids"]):
                 continue
-            shown = family_shuffled(self.seed, "documents", family.family_id, (a.article_id for a in past))
+            shown = family_shuffled(self.seed, "documents", family.family_id, past)
             sufficient = self._instance(family, question, SUFFICIENT, shown)
             rows.append(sufficient)
             variants: dict[tuple[str, ...], dict[str, Any]] = {}
+            mentioned = self.mentioned_among(shown, question["evidence_ids"])
             for item in _unique(question["evidence_ids"]):
                 mentioning = self._mentioning[item]
-                remaining = tuple(i for i in shown if i not in mentioning)
+                remaining = tuple(filterfalse(mentioning.__contains__, shown))
                 if remaining in variants:  # same articles removed for another item: one instance
                     continue
                 variants[remaining] = self._instance(
@@ -321,8 +371,8 @@ class InstanceBuilder:
                     question,
                     INSUFFICIENT,
                     remaining,
-                    removed_article_ids=[i for i in shown if i in mentioning],
-                    missing_evidence_ids=self.unmentioned(remaining, question["evidence_ids"]),
+                    removed_article_ids=list(filter(mentioning.__contains__, shown)),
+                    missing_evidence_ids=[i for i in question["evidence_ids"] if mentioned[i] <= mentioning],
                 )
             rows.extend(variants.values())
             rows.extend(self._with_children(family, sufficient))
@@ -371,7 +421,7 @@ class InstanceBuilder:
             for size in sorted(sizes):
                 irrelevant = sample[:size]
                 keep = set(minimal) | set(irrelevant)
-                shown = [i for i in arrangement if i in keep]
+                shown = list(filter(keep.__contains__, arrangement))
                 extra = {"sufficient_article_ids": list(minimal), "irrelevant_article_ids": irrelevant}
                 sufficient = self._instance(family, question, SUFFICIENT, shown, **extra)
                 rows.append(sufficient)

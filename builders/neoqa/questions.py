@@ -145,7 +145,11 @@ def sufficient_sets(articles: list[dict[str, Any]], items: list[str], date: str)
     the single articles first, then the pairs, each in article order."""
     past = [a for a in articles if a["date"] <= date]
     stating = [[a["article_id"] for a in past if item in a["used_items"]] for item in items]
-    singles = [[a["article_id"]] for a in past if all(item in a["used_items"] for item in items)]
+    if items:  # the articles in every item's list, in article order
+        common = set(stating[0]).intersection(*stating[1:])
+        singles = [[i] for i in stating[0] if i in common]
+    else:
+        singles = [[a["article_id"]] for a in past]
     if len(items) == 1:
         return singles
     pairs = [[x, y] for x in stating[0] for y in stating[1] if x != y]
@@ -273,8 +277,8 @@ def time_span_records(world: World, seed: int, articles: list[dict[str, Any]], l
     triples: dict[str, int] = defaultdict(int)
     for fact in world.facts:
         triples[_clause(fact)] += 1
-    days = sorted({fact.day for fact in world.facts})
-    spans = sorted({f"{(b - a).days} days" for i, a in enumerate(days) for b in days[i + 1 :]})
+    days = sorted({fact.day.toordinal() for fact in world.facts})
+    spans = sorted({f"{n} days" for n in {b - a for i, a in enumerate(days) for b in days[i + 1 :]}})
     records: list[dict[str, Any]] = []
     tried: set[tuple[str, str]] = set()
     for _ in range(limit * TRIES):

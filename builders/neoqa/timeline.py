@@ -18,36 +18,48 @@ def _kb_update(kb: dict[str, dict[str, str]], fact: Fact) -> None:
     kb.setdefault(fact.subject.id, {})[fact.relation] = fact.object_text()
 
 
-def _snapshot(world: World, event: int, kb: dict[str, dict[str, str]], updates: dict[str, str]) -> dict[str, Any]:
-    """The entities known after `event`, grouped by type as released, each with its history and knowledge base."""
-    known: dict[str, Entity] = {}
-    history: dict[str, list[dict[str, Any]]] = {}
-    for fact in world.facts:
-        if fact.event > event:
-            break
+class _Known:
+    """The entities known so far and each one's history, grown event by event (each snapshot copies the state
+    after its event instead of reading every earlier item again)."""
+
+    def __init__(self, world: World) -> None:
+        """Nothing known yet."""
+        self.world = world
+        self.entities: dict[str, Entity] = {}
+        self.history: dict[str, list[dict[str, Any]]] = {}
+        self.descriptions: dict[str, str] = {}
+
+    def add(self, fact: Fact, update: str) -> None:
+        """Record one item: each entity it names becomes known, with the item in its history."""
+        entry = {"created_at": fact.event, "event_update": update, "date": fact.day.isoformat()}
         for entity in fact.entities():
-            known.setdefault(entity.id, entity)
-            history.setdefault(entity.id, []).append(
-                {"created_at": fact.event, "event_update": updates[fact.item_id], "date": fact.day.isoformat()}
+            if entity.id not in self.entities:
+                self.entities[entity.id] = entity
+                self.descriptions[entity.id] = _description(entity, self.world)
+                self.history[entity.id] = []
+            self.history[entity.id].append(dict(entry))
+
+    def snapshot(self, event: int, kb: dict[str, dict[str, str]]) -> dict[str, Any]:
+        """The entities known after `event`, grouped by type as released, each with its history and knowledge
+        base."""
+        grouped: dict[str, list[dict[str, Any]]] = {kind: [] for kind in data("world")["cast"]}
+        for entity in sorted(self.entities.values(), key=lambda e: (e.kind, int(e.id.split("-")[1]))):
+            grouped[entity.kind].append(
+                {
+                    "id": entity.id,
+                    "name": entity.name,
+                    "entity_class": entity.kind,
+                    "description": self.descriptions[entity.id],
+                    "history": [dict(entry) for entry in self.history[entity.id]],
+                    "kb": dict(sorted(kb.get(entity.id, {}).items())),
+                }
             )
-    grouped: dict[str, list[dict[str, Any]]] = {kind: [] for kind in data("world")["cast"]}
-    for entity in sorted(known.values(), key=lambda e: (e.kind, int(e.id.split("-")[1]))):
-        grouped[entity.kind].append(
-            {
-                "id": entity.id,
-                "name": entity.name,
-                "entity_class": entity.kind,
-                "description": _description(entity, world),
-                "history": history[entity.id],
-                "kb": dict(sorted(kb.get(entity.id, {}).items())),
-            }
-        )
-    return {
-        "created_at": event,
-        "for_event": f"{world.timeline_id}:E{event}",
-        "date": world.dates[event].isoformat(),
-        "named_entities": grouped,
-    }
+        return {
+            "created_at": event,
+            "for_event": f"{self.world.timeline_id}:E{event}",
+            "date": self.world.dates[event].isoformat(),
+            "named_entities": grouped,
+        }
 
 
 def timeline_record(world: World) -> dict[str, Any]:
@@ -58,7 +70,7 @@ def timeline_record(world: World) -> dict[str, Any]:
     seen: set[str] = set()
     kb: dict[str, dict[str, str]] = {}
     outline = {fact.item_id: sentence(fact) for fact in world.facts}
-    updates = {fact.item_id: sentence(fact, marked=False) for fact in world.facts}  # history in plain text
+    known = _Known(world)
     for event, day in enumerate(world.dates):
         facts = world.event_facts(event)
         used: list[dict[str, Any]] = []
@@ -68,6 +80,7 @@ def timeline_record(world: World) -> dict[str, Any]:
         seen.update(u["id"] for u in used)
         for fact in facts:
             _kb_update(kb, fact)
+            known.add(fact, sentence(fact, marked=False))  # history in plain text
         events.append(
             {
                 "event_id": f"{world.timeline_id}:E{event}",
@@ -79,7 +92,7 @@ def timeline_record(world: World) -> dict[str, Any]:
                 "outline": [{"sentence": outline[fact.item_id], "id": fact.item_id, "pos": fact.pos} for fact in facts],
             }
         )
-        snapshots.append(_snapshot(world, event, kb, updates))
+        snapshots.append(known.snapshot(event, kb))
     return {
         "timeline_id": world.timeline_id,
         "genre": {"category": genre["category"], "genre_id": genre["genre_id"]},

@@ -296,3 +296,17 @@ def test_help_lists_every_command_and_says_what_publish_does(capsys: pytest.Capt
         neoqa.main(["publish", "--help"])
     publish = " ".join(capsys.readouterr().out.split())
     assert "verbatim" in publish and "CC BY-ND 4.0" in publish and "Returns" not in publish
+
+
+@pytest.mark.parametrize(
+    "marked, plain",
+    [
+        ("{Ann Lee|PERSON-1} met {Cobalt Logistics|ORGANIZATION-12}.", "Ann Lee met Cobalt Logistics."),
+        ("{ Ann  Lee \t| PERSON-1 } left", "Ann  Lee left"),
+        ("{   |PERSON-1}", ""),
+        ("{a{Bo|X-1} {Cy|} {Di|x1} |Y-2}", "{aBo {Cy|} {Di|x1} |Y-2}"),
+        ("no markup, {braces} or | bars", "no markup, {braces} or | bars"),
+    ],
+)
+def test_markup_becomes_the_plain_name_and_nothing_else_changes(marked: str, plain: str) -> None:
+    assert engine.strip_markup(marked) == plain

@@ -8,6 +8,7 @@ Article keys ``ev{e}-{k}`` stand for the k-th article about event e of that time
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,8 @@ from typing import Any
 import pytest
 
 import leakproof_qa.builders.neoqa as engine
+from leakproof_qa.builders.neoqa.instances import documents_hash, instance_id, plain_ids
+from leakproof_qa.builders.neoqa.release import canonical_json
 from leakproof_qa.encryption.neoqa_codec import write_jsonl
 from tests.neoqa.make_fixture_release import DEV, TEST, TimelineDesign, child_names, question_id, release_records
 
@@ -311,3 +314,20 @@ def test_context_ablation_nested_and_order_stable(
         assert gaps == {(TEST.article_id(k),): [i for i in shown if i != TEST.article_id(k)] for k in relevant}
         for child in variants(same_size, engine.UNANSWERABLE):
             assert child["use_evidence_documents"] == shown
+
+
+@pytest.mark.parametrize(
+    "question_id, documents",
+    [
+        ("q1", ["a-1", "b-2"]),
+        ('q\u00e9"2', []),
+        ("q3", ["caf\u00e9", 'quo"te', "back\\slash", "\u2603"]),
+        ("q4", ["a-1", "tab\there", "b-2"]),  # one id escaped among plain ones
+    ],
+)
+def test_an_instance_id_is_the_hash_of_its_canonical_json(question_id: str, documents: list[str]) -> None:
+    """The id written out piece by piece (ids that need no escapes joined at once) is the sha256 of canonical_json
+    of the question id and documents."""
+    whole = hashlib.sha256(canonical_json({"question_id": question_id, "documents": documents}).encode()).hexdigest()
+    assert instance_id(question_id, documents) == whole
+    assert instance_id(question_id, documents, documents_hash(documents, plain_ids(documents))) == whole

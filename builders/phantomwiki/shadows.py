@@ -80,13 +80,18 @@ def relinked(
         have = set(titles)
         roots = _roots(corpus, titles)
         near = sorted({other for title in titles for other in corpus.naming(title)} - outside - have)
-        apart = [c for c in near if len({roots[t] for t in corpus.naming(c) if t in roots}) < 2] or near
-        ranked = sorted(shuffled(rng, apart), key=lambda c: -sum(t in have for t in corpus.naming(c)))
+        ranked = sorted(shuffled(rng, near), key=lambda c: _ranking(corpus.naming(c), have, roots))
         found = next((c for c in ranked if still_open([*titles, c])), None)
         if found is None:
             break
         taken.append(found)
     return taken
+
+
+def _ranking(naming: Sequence[str], have: set[str], roots: dict[str, str]) -> tuple[bool, int]:
+    """How a relinking article ranks by what it names (`naming`): first those joining no two pieces, then by the
+    most shown articles named."""
+    return len({roots[t] for t in naming if t in have}) >= 2, -sum(t in have for t in naming)
 
 
 def _links(corpus: Corpus, titles: Sequence[str]) -> int:

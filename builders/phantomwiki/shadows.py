@@ -14,7 +14,8 @@ from .corpus import Corpus
 
 SHADOW_ROOM = 3  # documents a family's fewest leaves for a row's shadow above its own articles
 LINKS_SHORT = 2  # links an insufficient row's articles may stay below its whole set's once relinked (measured on n500
-# s1 and s2: at 0 or 1 they are linked more densely than the other rows', as their relatives displace loose distractors)
+# s1 and s2, held on s3 and n5000: at 0 or 1 they are linked more densely than the other rows', as their relatives
+# displace loose distractors; at 3 the n5000 rows less)
 
 
 def shadow_articles(
@@ -50,11 +51,13 @@ def missing_shadow(
     room: int,
     still_open: Callable[[list[str]], bool],
 ) -> list[str]:
-    """The shadow of an insufficient row (at most `room` articles) whose own articles `shown` lack `missing`: the
+    """The shadow of an insufficient row (at most `room` articles, and SHADOW_ROOM as another row's: more and its
+    documents are linked beyond the others', most at n5000) whose own articles `shown` lack `missing`: the
     relatives that give back the links the missing article made (relinked), then a shadow as the other rows show
     one, someone else left named as often as the missing person. Each is kept only while `still_open` holds for the
     row's articles with it (they still prove no answer)."""
-    joined = relinked(corpus, rng, shown, missing, min(room, SHADOW_ROOM), still_open)
+    room = min(room, SHADOW_ROOM)
+    joined = relinked(corpus, rng, shown, missing, room, still_open)
     left = [corpus.mentions(missing, shown)]
     loose = shadow_articles(corpus, rng, [*shown, *joined], left, room - len(joined), missing)
     return [*joined, *loose] if loose and still_open([*shown, *joined, *loose]) else joined

@@ -57,6 +57,26 @@ def missing_shadow(
     one, someone else left named as often as the missing person. Each is kept only while `still_open` holds for the
     row's articles with it (they still prove no answer)."""
     room = min(room, SHADOW_ROOM)
+    began = rng.getstate()  # drawn first as if every article kept it open: a proof only grows with articles, so
+    found = _drawn(corpus, rng, shown, missing, room, _open)  # if the whole shadow keeps it open, each step did
+    if not found or still_open([*shown, *found]):
+        return found
+    rng.setstate(began)
+    return _drawn(corpus, rng, shown, missing, room, still_open)
+
+
+def _open(titles: list[str]) -> bool:
+    return True
+
+
+def _drawn(
+    corpus: Corpus,
+    rng: random.Random,
+    shown: Sequence[str],
+    missing: str,
+    room: int,
+    still_open: Callable[[list[str]], bool],
+) -> list[str]:
     joined = relinked(corpus, rng, shown, missing, room, still_open)
     left = [corpus.mentions(missing, shown)]
     loose = shadow_articles(corpus, rng, [*shown, *joined], left, room - len(joined), missing)

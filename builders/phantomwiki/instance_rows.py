@@ -13,8 +13,9 @@ from .instance_maker import Evidence
 from .long_rows import check_length, long_rows
 from .questions import Question
 from .row_plans import REDRAWS, Plan, instance_row, question_family, row_key
-from .shadows import SHADOW_ROOM, shadow_articles
+from .shadows import SHADOW_ROOM, missing_shadow, shadow_articles
 from .stages import Generated
+from .variants import Form
 
 POOL_SLACK = 8  # distractor candidates beyond the most a row takes, so rows draw different ones
 
@@ -39,7 +40,8 @@ def question_instances(evidence: Evidence, question: Question) -> Iterator[dict]
         return
     used: set[tuple[str, ...]] = set()
     rows = []
-    targets = [evidence.corpus.mentions(plan.missing, plan.shown) for plan in plans if plan.missing]
+    held = missing_shadows(evidence, question, plans, pool, low) if s.instance_layout != "ablation" else {}
+    targets = [evidence.corpus.mentions(p.missing, p.shown + held.get(i, [])) for i, p in enumerate(plans) if p.missing]
     for index, plan in enumerate(plans):
         key = row_key(s, question, plan, index)
         rng = stream(s.seed, "instance", key)
@@ -49,7 +51,8 @@ def question_instances(evidence: Evidence, question: Question) -> Iterator[dict]
             order = shuffled(rng, pool)
             levels = [(f"ablation-{level}", order[:level]) for level in ABLATION_LEVELS if level <= len(pool)]
         else:
-            shadow, distractors = fixed_documents(evidence, plan, (rng, shadows), pool, targets, used, low)
+            missing = held.get(index, [])
+            shadow, distractors = fixed_documents(evidence, plan, (rng, shadows), pool, (targets, missing), used, low)
             levels = [("fixed", distractors)]
         shown = plan.shown + shadow
         for layout, distractors in levels:
@@ -73,21 +76,23 @@ def fixed_documents(
     plan: Plan,
     streams: tuple[random.Random, random.Random],
     pool: list[str],
-    targets: list[int],
+    shadowing: tuple[list[int], list[str]],
     used: set[tuple[str, ...]],
     low: int,
 ) -> tuple[list[str], list[str]]:
     """(shadow, distractors) of a row of the fixed layout: a number of documents drawn in [low, instance_documents]
-    (low: family_low), a row that is not insufficient with its shadow (shadows.shadow_articles), the rest from the
-    pool; drawn again while another row of the question shows the same documents."""
+    (low: family_low), the row's shadow (an insufficient row's drawn once: missing_shadows; another row's to the
+    insufficient rows' `targets`: shadows.shadow_articles), the rest from the pool; drawn again while another row of
+    the question shows the same documents."""
     s = evidence.settings
     rng, shadows = streams
+    targets, missing = shadowing
     high = max(s.instance_documents, low)
     shadow: list[str] = []
     distractors: list[str] = []
     for _ in range(REDRAWS):
         shadow = (
-            []
+            missing
             if plan.missing
             else shadow_articles(evidence.corpus, shadows, plan.shown, targets, low - len(plan.shown))
         )
@@ -97,6 +102,25 @@ def fixed_documents(
         if tuple(sorted(shown + distractors)) not in used:
             break
     return shadow, distractors
+
+
+def missing_shadows(
+    evidence: Evidence, question: Question, plans: Sequence[Plan], pool: Sequence[str], low: int
+) -> dict[int, list[str]]:
+    """Plan index -> the shadow its insufficient row shows (shadows.missing_shadow), drawn before the other rows'
+    shadows so that their targets count it. An article is kept only where the row's articles with it and every
+    pool article still prove no answer (a proof only grows with articles, so no draw of distractors makes one)."""
+    s, found = evidence.settings, {}
+    for index, plan in enumerate(plans):
+        if plan.missing:
+            rng = stream(s.seed, "shadow", row_key(s, question, plan, index))
+
+            def still_open(titles: list[str], form: Form = plan.case.form) -> bool:
+                return evidence.labels.proof(question, form, [*titles, *pool]) is None
+
+            room = low - len(plan.shown)
+            found[index] = missing_shadow(evidence.corpus, rng, plan.shown, plan.missing, room, still_open)
+    return found
 
 
 def build_instances(

@@ -13,9 +13,10 @@ from leakproof_qa.builders.phantomwiki.rows import ROWS, generate
 
 # sha256 of every row of n50_s1 (all subsets). If generation changes on purpose, bump
 # builders.__version__ (the version names the data) and update this digest.
-N50_S1_DIGEST = "30f017c7026f1297baa7f8fcf3c7969368dd88720072279037d164db7e788334"
-# the same for n5000_s1 (0.9.0: labels a reader can check, options per row, shadows, balanced rag; CHANGELOG.md)
-N5000_S1_DIGEST = "c5c25cd310c183a118ed22e4c49a86481aac3f8bab6d33fca2b27ded9cd65df3"
+N50_S1_DIGEST = "fe8cafa6f5dcdc19bd2cfbed6ec8e105329cd77a6544b7bdec165b851e17e108"
+# the same for n5000_s1 (0.9.0: labels a reader can check, options per row, shadows, balanced rag; then insufficient
+# rows' shadows, shadows.missing_shadow; CHANGELOG.md)
+N5000_S1_DIGEST = "cfc7f9e62b5522b8529040f85bc101f985a7caaec12fdc8f458d3c5b649f76b4"
 
 
 def rows_digest(name: str) -> str:

@@ -22,7 +22,8 @@ def stream(seed: int, *labels: object) -> random.Random:
 
 def below(rng: random.Random, n: int) -> int:
     """A uniform integer in [0, n)."""
-    return min(int(rng.random() * n), n - 1)
+    drawn = int(rng.random() * n)
+    return drawn if drawn < n else n - 1
 
 
 def pick(rng: random.Random, items: Sequence[T]) -> T:
@@ -31,9 +32,12 @@ def pick(rng: random.Random, items: Sequence[T]) -> T:
 
 
 def shuffled(rng: random.Random, items: Sequence[T]) -> list[T]:
-    """A Fisher-Yates shuffle of a copy of `items`."""
+    """A Fisher-Yates shuffle of a copy of `items` (`below` inlined: the hottest loop of generation)."""
     out = list(items)
+    draw = rng.random
     for i in range(len(out) - 1, 0, -1):
-        j = below(rng, i + 1)
+        j = int(draw() * (i + 1))
+        if j > i:
+            j = i
         out[i], out[j] = out[j], out[i]
     return out

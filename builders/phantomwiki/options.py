@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 import re
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -170,26 +171,32 @@ class OptionMaker:
         siblings), and looking `like` the gold answer (Likeness), so that no option stands out by its names."""
         k = len(answer)
 
-        grouped: dict[int, dict[int, list[tuple[str, list[str]]]]] = {}  # id of a group -> its surnames (_grouped)
+        grouped: dict[int, Grouped] = {}  # id of a group -> its surnames (_grouped)
+        distinct: dict[int, list[str]] = {}  # id of a group -> its names, sorted, once each
 
         def draw(group: Sequence[str]) -> list[str]:
             if shape is None:
-                return _sample(rng, group, k)
-            if id(group) not in grouped:
-                grouped[id(group)] = _grouped(group)
-            return _shaped(rng, group, shape, grouped[id(group)])
+                names = distinct.get(id(group))
+                if names is None:
+                    names = distinct[id(group)] = sorted(set(group))
+                return shuffled(rng, names)[:k]
+            found = grouped.get(id(group))
+            if found is None:
+                found = grouped[id(group)] = _grouped(group)
+            return _shaped(rng, group, shape, found)
 
         seen = {frozenset(answer_set(list(answer))), frozenset(answer_set(UNANSWERABLE))}
         out: list[str] = []
 
         like = like or Likeness()
         target = like.look(answer)
+        looks = [target[:alike] for alike in range(LOOKS + 1)]
 
         def add(values: list[str], alike: int) -> None:
-            key = frozenset(answer_set(values))
-            if like.look(values)[:alike] != target[:alike]:
+            if len(values) != k or len(out) >= wanted or (alike and like.look(values)[:alike] != looks[alike]):
                 return
-            if len(values) == k and key not in seen and len(out) < wanted:
+            key = frozenset(answer_set(values))
+            if key not in seen:
                 seen.add(key)
                 out.append(option_text(sorted(values)))
 
@@ -351,7 +358,7 @@ def _decoy_draws(
     """Candidate decoys in the order they are tried, each with how much of the gold option's look (Likeness.look, most
     telling first) it must share: draws from the near misses and the shown lists, then mixes of every name the
     documents state (first those named as often as the gold's names), asked to look less alike in turn, then (never
-    fewer than two decoys) any such mix."""
+    fewer than two decoys) any such mix. `pools`: (the strong names, every name), each sorted and distinct."""
     strong, pool = pools
     for group in [*near, *shuffled(rng, lists)]:
         for _ in range(GROUP_DRAWS if len(group) >= k else 0):
@@ -361,16 +368,11 @@ def _decoy_draws(
         for _ in range(LOOK_TRIES if len(names) > k else 0):
             yield draw(names), alike
     for _ in range(ATTEMPTS if len(pool) >= k else 0):
-        yield _sample(rng, pool, k), 0
-
-
-def _sample(rng: random.Random, items: Sequence[str], k: int) -> list[str]:
-    """k distinct items (fewer if there are fewer), seeded."""
-    return shuffled(rng, sorted(set(items)))[:k]
+        yield shuffled(rng, pool)[:k], 0
 
 
 def _surname(name: str) -> str:
-    return name.rsplit(" ", 1)[-1]
+    return name[name.rfind(" ") + 1 :]
 
 
 def _surname_shape(answer: Sequence[str]) -> list[int]:
@@ -378,29 +380,42 @@ def _surname_shape(answer: Sequence[str]) -> list[int]:
     return sorted(Counter(_surname(name) for name in answer).values(), reverse=True)
 
 
-def _grouped(names: Sequence[str]) -> dict[int, list[tuple[str, list[str]]]]:
+Grouped = dict[int, tuple[list[str], list[list[str]]]]
+"""For each number n of names one surname holds: (the surnames holding at least n, sorted; the names of each)."""
+
+
+def _grouped(names: Sequence[str]) -> Grouped:
     """For each number n of names one surname holds (1 to the most), the surnames holding at least n, sorted, each
     with its names sorted: what `_shaped` draws from (made once per group of names)."""
     by_surname: dict[str, list[str]] = {}
     for name in sorted(set(names)):
         by_surname.setdefault(_surname(name), []).append(name)
-    most = max((len(v) for v in by_surname.values()), default=0)
-    return {n: [(s, v) for s, v in sorted(by_surname.items()) if len(v) >= n] for n in range(1, most + 1)}
+    ordered = sorted(by_surname.items())
+    most = max((len(v) for _, v in ordered), default=0)
+    out: Grouped = {1: ([s for s, _ in ordered], [v for _, v in ordered])}
+    for n in range(2, most + 1):
+        ordered = [(s, v) for s, v in ordered if len(v) >= n]
+        out[n] = ([s for s, _ in ordered], [v for _, v in ordered])
+    return out
 
 
-def _shaped(
-    rng: random.Random, names: Sequence[str], shape: list[int], grouped: dict[int, list[tuple[str, list[str]]]] | None
-) -> list[str]:
+def _shaped(rng: random.Random, names: Sequence[str], shape: list[int], grouped: Grouped | None) -> list[str]:
     """Names from `names` in `shape`: for each count, that many names of one surname not used yet (drawn at random
-    among the surnames with enough of them); [] when `names` cannot fill the shape."""
+    among the surnames with enough of them, in their sorted order); [] when `names` cannot fill the shape."""
     groups = grouped if grouped is not None else _grouped(names)
-    used: set[str] = set()
+    used: list[str] = []
     out: list[str] = []
     for count in shape:
-        eligible = [(s, v) for s, v in groups.get(count, ()) if s not in used]
-        if not eligible:
+        surnames, held = groups.get(count, ((), ()))
+        skipped = sorted(
+            p for p in (bisect_left(surnames, s) for s in used) if p < len(surnames) and surnames[p] in used
+        )
+        if len(surnames) == len(skipped):
             return []
-        surname, held = eligible[below(rng, len(eligible))]
-        used.add(surname)
-        out += _sample(rng, held, count)
+        index = below(rng, len(surnames) - len(skipped))
+        for position in skipped:  # the index-th surname not used yet: step over the used ones before it
+            if position <= index:
+                index += 1
+        used.append(surnames[index])
+        out += shuffled(rng, held[index])[:count]  # held names are sorted and distinct
     return out

@@ -61,6 +61,7 @@ class OptionMaker:
         self.seed = seed
         self.bank = tuple(bank)
         self._lists: dict[int, list[list[str]]] = {}
+        self._lists_grouped: dict[int, Grouped] = {}  # id of a list of _lists (kept as long as it) -> _grouped of it
         self._hops: dict[tuple[str, ...], list[list[str]]] = {}  # query -> the answers of its changed last hops
         self.count_weights = count_weights(counts)
         self._single_odds: dict[int, dict[int, float]] = {}  # numbers weighed -> single_count_odds
@@ -171,7 +172,8 @@ class OptionMaker:
         siblings), and looking `like` the gold answer (Likeness), so that no option stands out by its names."""
         k = len(answer)
 
-        grouped: dict[int, Grouped] = {}  # id of a group -> its surnames (_grouped)
+        known = self._lists_grouped  # the shown lists live in self._lists: their ids stay theirs
+        grouped: dict[int, Grouped] = {id(group): known[id(group)] for group in lists if id(group) in known}
         distinct: dict[int, list[str]] = {}  # id of a group -> its names, sorted, once each
 
         def draw(group: Sequence[str]) -> list[str]:
@@ -206,6 +208,8 @@ class OptionMaker:
             if len(out) >= wanted or (not alike and len(out) >= 2):
                 break
             add(values, alike)
+        if shape is not None:
+            known.update((id(group), grouped[id(group)]) for group in lists if id(group) in grouped)
         return out
 
     def _counts(self, rng: random.Random, answer: Sequence[str]) -> list[str]:
@@ -330,6 +334,7 @@ class Likeness:
     surnames: frozenset[str] = frozenset()
     asked: frozenset[str] = frozenset()
     mentions: Mapping[str, int] = field(default_factory=dict)
+    _parts: dict[str, tuple[int, int, int]] = field(default_factory=dict, compare=False, repr=False)  # name -> part
 
     @classmethod
     def of(cls, asked: Collection[str], mentions: Mapping[str, int]) -> Likeness:
@@ -338,13 +343,26 @@ class Likeness:
     def look(self, values: Sequence[str]) -> tuple[int, ...]:
         """Its parts, most telling first: names of the question's surnames, the question's own people, and the fewest
         and the mean shown articles that name one of them (capped: siblings are all named by the same lists)."""
-        named = [min(self.mentions.get(name, 0), MENTIONS_CAP) for name in values] or [0]
+        if not values:
+            return (0, 0, 0, 0)
+        parts = [self._parts.get(name) or self._part(name) for name in values]
+        named = [part[2] for part in parts]
         return (
-            sum(_surname(name) in self.surnames for name in values),
-            sum(name in self.asked for name in values),
+            sum(part[0] for part in parts),
+            sum(part[1] for part in parts),
             min(named),
             round(sum(named) / len(named)),
         )
+
+    def _part(self, name: str) -> tuple[int, int, int]:
+        """One name's share of a look (whether its surname is asked's, whether it is asked, its capped mentions),
+        worked out once per name."""
+        found = self._parts[name] = (
+            int(_surname(name) in self.surnames),
+            int(name in self.asked),
+            min(self.mentions.get(name, 0), MENTIONS_CAP),
+        )
+        return found
 
 
 def _decoy_draws(
@@ -384,6 +402,9 @@ Grouped = dict[int, tuple[list[str], list[list[str]]]]
 """For each number n of names one surname holds: (the surnames holding at least n, sorted; the names of each)."""
 
 
+_NO_LEVEL: tuple[list[str], list[list[str]]] = ([], [])
+
+
 def _grouped(names: Sequence[str]) -> Grouped:
     """For each number n of names one surname holds (1 to the most), the surnames holding at least n, sorted, each
     with its names sorted: what `_shaped` draws from (made once per group of names)."""
@@ -406,16 +427,20 @@ def _shaped(rng: random.Random, names: Sequence[str], shape: list[int], grouped:
     used: list[str] = []
     out: list[str] = []
     for count in shape:
-        surnames, held = groups.get(count, ((), ()))
-        skipped = sorted(
-            p for p in (bisect_left(surnames, s) for s in used) if p < len(surnames) and surnames[p] in used
-        )
-        if len(surnames) == len(skipped):
-            return []
-        index = below(rng, len(surnames) - len(skipped))
-        for position in skipped:  # the index-th surname not used yet: step over the used ones before it
-            if position <= index:
-                index += 1
+        surnames, held = groups.get(count, _NO_LEVEL)
+        if not used:
+            if not surnames:
+                return []
+            index = below(rng, len(surnames))
+        else:
+            found = (bisect_left(surnames, s) for s in used)
+            skipped = sorted(p for p in found if p < len(surnames) and surnames[p] in used)
+            if len(surnames) == len(skipped):
+                return []
+            index = below(rng, len(surnames) - len(skipped))
+            for position in skipped:  # the index-th surname not used yet: step over the used ones before it
+                if position <= index:
+                    index += 1
         used.append(surnames[index])
         out += shuffled(rng, held[index])[:count]  # held names are sorted and distinct
     return out

@@ -29,7 +29,7 @@ def shadow_articles(
     choices = []
     for name in named:
         naming = corpus.naming(name)
-        already = sum(title in have for title in naming)
+        already = len(have.intersection(naming))  # the titles naming someone are distinct
         if name in corpus.position and already <= target <= len(naming) and target - already <= room:
             choices.append((name, already, [title for title in naming if title not in have]))
     if not choices:

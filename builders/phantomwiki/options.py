@@ -345,14 +345,15 @@ class Likeness:
         and the mean shown articles that name one of them (capped: siblings are all named by the same lists)."""
         if not values:
             return (0, 0, 0, 0)
-        parts = [self._parts.get(name) or self._part(name) for name in values]
-        named = [part[2] for part in parts]
-        return (
-            sum(part[0] for part in parts),
-            sum(part[1] for part in parts),
-            min(named),
-            round(sum(named) / len(named)),
-        )
+        surnames = asked = total = 0
+        fewest = MENTIONS_CAP
+        for name in values:
+            part = self._parts.get(name) or self._part(name)
+            surnames += part[0]
+            asked += part[1]
+            total += part[2]
+            fewest = min(fewest, part[2])
+        return (surnames, asked, fewest, round(total / len(values)))
 
     def _part(self, name: str) -> tuple[int, int, int]:
         """One name's share of a look (whether its surname is asked's, whether it is asked, its capped mentions),

@@ -117,15 +117,15 @@ def read_article(text: str) -> list[tuple[str, str, str]]:
     subject = lines[0][2:]
     phrases, attribute_table = _phrases(), attributes()
     statements = []
+    one, many = f" of {subject} is ", f" of {subject} are "
     for line in lines[1:]:
         if not line.startswith("The "):
             continue
-        for verb in (" is ", " are "):
-            head, sep, rest = line.partition(f" of {subject}{verb}")
-            if sep:
-                break
-        else:
-            raise ValueError(f"cannot read {line!r} in the article of {subject}")
+        head, sep, rest = line.partition(one)
+        if not sep:
+            head, sep, rest = line.partition(many)
+            if not sep:
+                raise ValueError(f"cannot read {line!r} in the article of {subject}")
         predicate = phrases[head[len("The ") :]]
         values = rest[:-1].split(", ") if predicate not in attribute_table else [rest[:-1]]
         statements += [(predicate, subject, value) for value in values]

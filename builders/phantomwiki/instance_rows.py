@@ -13,7 +13,7 @@ from .instance_maker import Evidence
 from .long_rows import check_length, long_rows
 from .questions import Question
 from .row_plans import REDRAWS, Plan, instance_row, question_family, row_key
-from .shadows import SHADOW_ROOM, shadow_articles
+from .shadows import SHADOW_ROOM, Named, shadow_articles
 from .stages import Generated
 
 POOL_SLACK = 8  # distractor candidates beyond the most a row takes, so rows draw different ones
@@ -40,6 +40,7 @@ def question_instances(evidence: Evidence, question: Question) -> Iterator[dict]
     used: set[tuple[str, ...]] = set()
     rows = []
     targets = [evidence.corpus.mentions(plan.missing, plan.shown) for plan in plans if plan.missing]
+    candidates: dict[tuple[str, ...], list[Named]] = {}  # the shadow candidates of each set of own articles
     for index, plan in enumerate(plans):
         key = row_key(s, question, plan, index)
         rng = stream(s.seed, "instance", key)
@@ -49,7 +50,7 @@ def question_instances(evidence: Evidence, question: Question) -> Iterator[dict]
             order = shuffled(rng, pool)
             levels = [(f"ablation-{level}", order[:level]) for level in ABLATION_LEVELS if level <= len(pool)]
         else:
-            shadow, distractors = fixed_documents(evidence, plan, (rng, shadows), pool, targets, used, low)
+            shadow, distractors = fixed_documents(evidence, plan, (rng, shadows), pool, targets, used, low, candidates)
             levels = [("fixed", distractors)]
         shown = plan.shown + shadow
         for layout, distractors in levels:
@@ -76,6 +77,7 @@ def fixed_documents(
     targets: list[int],
     used: set[tuple[str, ...]],
     low: int,
+    named: dict[tuple[str, ...], list[Named]] | None = None,
 ) -> tuple[list[str], list[str]]:
     """(shadow, distractors) of a row of the fixed layout: a number of documents drawn in [low, instance_documents]
     (low: family_low), a row that is not insufficient with its shadow (shadows.shadow_articles), the rest from the
@@ -89,7 +91,7 @@ def fixed_documents(
         shadow = (
             []
             if plan.missing
-            else shadow_articles(evidence.corpus, shadows, plan.shown, targets, low - len(plan.shown))
+            else shadow_articles(evidence.corpus, shadows, plan.shown, targets, low - len(plan.shown), named)
         )
         shown = plan.shown + shadow
         wanted = min(max(0, low + below(rng, high - low + 1) - len(shown)), len(pool))

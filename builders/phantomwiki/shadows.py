@@ -14,25 +14,49 @@ SHADOW_ROOM = 3  # documents a family's fewest leaves for a row's shadow above i
 
 
 def shadow_articles(
-    corpus: Corpus, rng: random.Random, shown: Sequence[str], targets: Sequence[int], room: int
+    corpus: Corpus,
+    rng: random.Random,
+    shown: Sequence[str],
+    targets: Sequence[int],
+    room: int,
+    named: dict[tuple[str, ...], list[Named]] | None = None,
 ) -> list[str]:
     """Articles (at most `room`) that leave someone the documents `shown` name without an article of their own,
     named in as many family lines as the missing person of one of the question's insufficient rows (`targets`):
     the control that keeps "a person many shown lists name has no article" from telling an insufficient row. They
     only add true facts about people the rows already reach, so no answer, premise or refusal changes (each
-    label is kept by its definition; `verify` reads them all)."""
+    label is kept by its definition; `verify` reads them all). `named`: a cache of `named_people` by `shown`
+    (the rows of one question share their documents often)."""
     if not targets or room <= 0:
         return []
     target = pick(rng, sorted(targets))
-    have = set(shown)
-    named = sorted({name for title in shown for name in corpus.naming(title)} - have)
-    choices = []
-    for name in named:
-        naming = corpus.naming(name)
-        already = len(have.intersection(naming))  # the titles naming someone are distinct
-        if name in corpus.position and already <= target <= len(naming) and target - already <= room:
-            choices.append((name, already, [title for title in naming if title not in have]))
+    key = tuple(shown)
+    found = named.get(key) if named is not None else None
+    if found is None:
+        found = named_people(corpus, shown)
+        if named is not None:
+            named[key] = found
+    choices = [
+        (name, already, extra)
+        for name, already, naming, extra in found
+        if already <= target <= naming and target - already <= room
+    ]
     if not choices:
         return []
     _, already, extra = pick(rng, choices)
     return shuffled(rng, extra)[: target - already]
+
+
+Named = tuple[str, int, int, list[str]]
+"""(name, how many shown articles name them, how many articles name them, the titles naming them not shown)."""
+
+
+def named_people(corpus: Corpus, shown: Sequence[str]) -> list[Named]:
+    """Everyone the documents `shown` name who has an article but none among them, sorted, with their counts."""
+    have = set(shown)
+    out = []
+    for name in sorted({name for title in shown for name in corpus.naming(title)} - have):
+        if name in corpus.position:
+            naming = corpus.naming(name)
+            out.append((name, len(have.intersection(naming)), len(naming), [t for t in naming if t not in have]))
+    return out

@@ -7,6 +7,8 @@ derivation of rel(X, Y): the provenance that evidence and sufficiency checks nee
 
 from __future__ import annotations
 
+from functools import cache
+
 from .paths import StepReader, advance, walk
 from .relations import IS_FEMALE, IS_MALE, TO_CHILD, TO_FRIEND, TO_PARENT, relations
 from .universe import Universe
@@ -95,19 +97,29 @@ class Kinship:
 
 def _facts(steps: tuple[tuple[int, int], ...], path: tuple[int, ...]) -> tuple[Fact, ...]:
     """The facts one derivation uses, in step order: each move's parent or friend fact, each gender test's gender."""
-    facts: list[Fact] = []
+    return tuple(
+        ("parent", path[at], path[at + 1])
+        if op == TO_PARENT
+        else ("parent", path[at + 1], path[at])
+        if op == TO_CHILD
+        else ("friend", min(path[at], path[at + 1]), max(path[at], path[at + 1]))
+        if op == TO_FRIEND
+        else ("gender", path[at])
+        for op, at in _fact_steps(steps)
+    )
+
+
+@cache
+def _fact_steps(steps: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
+    """(op, the path index it starts from) of each step of a relation that uses a fact: its moves and gender tests
+    (NOT_NODE uses none); worked out once per relation."""
+    out = []
     at = 0
     for op, _ in steps:
-        if op == TO_PARENT:
-            facts.append(("parent", path[at], path[at + 1]))
-        elif op == TO_CHILD:
-            facts.append(("parent", path[at + 1], path[at]))
-        elif op == TO_FRIEND:
-            facts.append(("friend", min(path[at], path[at + 1]), max(path[at], path[at + 1])))
-        elif op in (IS_FEMALE, IS_MALE):
-            facts.append(("gender", path[at]))
+        if op in (TO_PARENT, TO_CHILD, TO_FRIEND, IS_FEMALE, IS_MALE):
+            out.append((op, at))
         at += op in (TO_PARENT, TO_CHILD, TO_FRIEND)
-    return tuple(facts)
+    return tuple(out)
 
 
 class _Trie:

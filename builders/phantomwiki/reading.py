@@ -223,11 +223,18 @@ class Reading:
             for child, parent in article.parents:
                 parents[child].add(parent)
                 children[parent].add(child)
-            for source, table in ((article.siblings, siblings), (article.spouses, spouses), (article.friends, friends)):
-                for x, y in source:
-                    if x != y:
-                        table[x].add(y)
-                        table[y].add(x)
+            for x, y in article.siblings:
+                if x != y:
+                    siblings[x].add(y)
+                    siblings[y].add(x)
+            for x, y in article.spouses:
+                if x != y:
+                    spouses[x].add(y)
+                    spouses[y].add(x)
+            for x, y in article.friends:
+                if x != y:
+                    friends[x].add(y)
+                    friends[y].add(x)
             gender.update(article.genders)
             attrs.update(article.attributes)
         self.parents, self.children, self.friends = parents, children, friends

@@ -174,18 +174,6 @@ class OptionMaker:
 
         known = self._lists_grouped  # the shown lists live in self._lists: their ids stay theirs
         grouped: dict[int, Grouped] = {id(group): known[id(group)] for group in lists if id(group) in known}
-        distinct: dict[int, list[str]] = {}  # id of a group -> its names, sorted, once each
-
-        def draw(group: Sequence[str]) -> list[str]:
-            if shape is None:
-                names = distinct.get(id(group))
-                if names is None:
-                    names = distinct[id(group)] = sorted(set(group))
-                return shuffled(rng, names)[:k]
-            found = grouped.get(id(group))
-            if found is None:
-                found = grouped[id(group)] = _grouped(group)
-            return _shaped(rng, group, shape, found)
 
         seen = {frozenset(answer_set(list(answer))), frozenset(answer_set(UNANSWERABLE))}
         out: list[str] = []
@@ -204,10 +192,14 @@ class OptionMaker:
 
         floor = target[2] if len(target) > 2 else 0  # the fewest articles naming a gold name: decoys drawn above it
         strong = [name for name in pool if min(like.mentions.get(name, 0), MENTIONS_CAP) >= floor]
-        for values, alike in _decoy_draws(rng, near, lists, (strong, pool), k, draw):
+        for group, alike, draws in _decoy_draws(rng, near, lists, (strong, pool), k):
             if len(out) >= wanted or (not alike and len(out) >= 2):
                 break
-            add(values, alike)
+            draw = _drawer(rng, group, k, shape, grouped) if alike else lambda: shuffled(rng, pool)[:k]
+            for _ in range(draws):
+                if len(out) >= wanted or (not alike and len(out) >= 2):
+                    break
+                add(draw(), alike)
         if shape is not None:
             known.update((id(group), grouped[id(group)]) for group in lists if id(group) in grouped)
         return out
@@ -366,28 +358,42 @@ class Likeness:
         return found
 
 
+def _drawer(
+    rng: random.Random, group: Sequence[str], k: int, shape: list[int] | None, grouped: dict[int, Grouped]
+) -> Callable[[], list[str]]:
+    """What draws one candidate of k names from `group`, in `shape` where there is one (`_shaped`); its sorted names
+    or surname levels (`grouped`, by id of the group, kept) worked out once."""
+    if shape is None:
+        names = sorted(set(group))
+        return lambda: shuffled(rng, names)[:k]
+    found = grouped.get(id(group))
+    if found is None:
+        found = grouped[id(group)] = _grouped(group)
+    if shape == [1]:  # one name: _shaped's draw, inlined (most questions have one answer)
+        surnames, held = found.get(1, _NO_LEVEL)
+        return lambda: shuffled(rng, held[below(rng, len(surnames))])[:1] if surnames else []
+    return lambda: _shaped(rng, group, shape, found)
+
+
 def _decoy_draws(
-    rng: random.Random,
-    near: list[list[str]],
-    lists: list[list[str]],
-    pools: tuple[list[str], list[str]],
-    k: int,
-    draw: Callable[[Sequence[str]], list[str]],
-) -> Iterator[tuple[list[str], int]]:
-    """Candidate decoys in the order they are tried, each with how much of the gold option's look (Likeness.look, most
-    telling first) it must share: draws from the near misses and the shown lists, then mixes of every name the
-    documents state (first those named as often as the gold's names), asked to look less alike in turn, then (never
-    fewer than two decoys) any such mix. `pools`: (the strong names, every name), each sorted and distinct."""
+    rng: random.Random, near: list[list[str]], lists: list[list[str]], pools: tuple[list[str], list[str]], k: int
+) -> Iterator[tuple[Sequence[str], int, int]]:
+    """Where candidate decoys are drawn from, in the order tried: (names, how much of the gold option's look
+    (Likeness.look, most telling first) a candidate must share, how many candidates): draws from the near misses and
+    the shown lists, then mixes of every name the documents state (first those named as often as the gold's names),
+    asked to look less alike in turn, then (never fewer than two decoys) any such mix (look 0: a plain sample).
+    `pools`: (the strong names, every name), each sorted and distinct. The consumer stops drawing once it has its
+    decoys: nothing is drawn from a row's stream after them."""
     strong, pool = pools
     for group in [*near, *shuffled(rng, lists)]:
-        for _ in range(GROUP_DRAWS if len(group) >= k else 0):
-            yield draw(group), LOOKS
+        if len(group) >= k:
+            yield group, LOOKS, GROUP_DRAWS
     for alike in range(LOOKS, 0, -1):
         names = strong if alike > 2 else pool
-        for _ in range(LOOK_TRIES if len(names) > k else 0):
-            yield draw(names), alike
-    for _ in range(ATTEMPTS if len(pool) >= k else 0):
-        yield shuffled(rng, pool)[:k], 0
+        if len(names) > k:
+            yield names, alike, LOOK_TRIES
+    if len(pool) >= k:
+        yield pool, 0, ATTEMPTS
 
 
 def _surname(name: str) -> str:

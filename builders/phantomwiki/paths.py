@@ -45,7 +45,8 @@ def advance(reader: StepReader, paths: list[Path], step: Step, told: bool = Fals
 
 def walk(reader: StepReader, steps: Sequence[Step], start: int) -> list[Path]:
     """Every path of the steps from `start` (each a tuple of the people it moves through), in the order read. A move
-    followed by a test of the person it reaches is taken in one pass (`_moved`): the same paths, the same calls."""
+    followed by the test of whom it reaches is taken by one call (`_moved`): the same paths, the same calls in the same
+    order."""
     paths: list[Path] = [(start,)]
     told = False
     moves, told_by = reader.moves, reader.told_by
@@ -75,5 +76,8 @@ def _moved(
     op, arg = test
     if op == NOT_NODE:
         return [moved for path in paths for y in move(path[-1]) if (moved := path + (y,))[arg] != y]
+    moved = [path + (y,) for path in paths for y in move(path[-1])]
+    if not moved:  # as a walk stops: the gender reader is not asked
+        return moved
     gender, wanted = reader.gender(told), reader.female if op == IS_FEMALE else reader.male
-    return [path + (y,) for path in paths for y in move(path[-1]) if gender(y) == wanted]
+    return [path for path in moved if gender(path[-1]) == wanted]

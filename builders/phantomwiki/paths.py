@@ -75,7 +75,7 @@ def _moved(
         return [path + (y,) for path in paths for y in move(path[-1])]
     op, arg = test
     if op == NOT_NODE:
-        return [moved for path in paths for y in move(path[-1]) if (moved := path + (y,))[arg] != y]
+        return [longer for path in paths for y in move(path[-1]) if (longer := path + (y,))[arg] != y]
     moved = [path + (y,) for path in paths for y in move(path[-1])]
     if not moved:  # as a walk stops: the gender reader is not asked
         return moved

@@ -25,7 +25,7 @@ def shadow_articles(
     named in as many family lines as the missing person of one of the question's insufficient rows (`targets`):
     the control that keeps "a person many shown lists name has no article" from telling an insufficient row. They
     only add true facts about people the rows already reach, so no answer, premise or refusal changes (each
-    label is kept by its definition; `verify` reads them all). `named`: a cache of `named_people` by `shown`
+    label is kept by its definition; `verify` reads them all). `named`: a cache of `shadow_candidates` by `shown`
     (the rows of one question share their documents often)."""
     if not targets or room <= 0:
         return []
@@ -33,7 +33,7 @@ def shadow_articles(
     key = tuple(shown)
     found = named.get(key) if named is not None else None
     if found is None:
-        found = named_people(corpus, shown)
+        found = shadow_candidates(corpus, shown)
         if named is not None:
             named[key] = found
     choices = [
@@ -51,7 +51,7 @@ Named = tuple[str, int, int, list[str]]
 """(name, how many shown articles name them, how many articles name them, the titles naming them not shown)."""
 
 
-def named_people(corpus: Corpus, shown: Sequence[str]) -> list[Named]:
+def shadow_candidates(corpus: Corpus, shown: Sequence[str]) -> list[Named]:
     """Everyone the documents `shown` name who has an article but none among them, sorted, with their counts."""
     have = set(shown)
     out = []

@@ -7,6 +7,7 @@ derivation of rel(X, Y): the provenance that evidence and sufficiency checks nee
 
 from __future__ import annotations
 
+from collections import Counter
 from functools import cache
 
 from .paths import StepReader, advance, walk
@@ -57,9 +58,7 @@ class Kinship:
         key = (rel, person)
         found = self._derivations.get(key)
         if found is None:
-            counts: dict[int, int] = {}
-            for path in self._paths(rel, person):
-                counts[path[-1]] = counts.get(path[-1], 0) + 1
+            counts = Counter(path[-1] for path in self._paths(rel, person))
             found = self._derivations[key] = tuple(sorted(counts.items()))
         return found
 
@@ -83,10 +82,7 @@ class Kinship:
     def _walk(self, trie: _Trie, paths: list[tuple[int, ...]], found: dict[str, list[tuple[int, int]]]) -> None:
         """Extend `paths` along each branch of `trie`; at a relation's end, count the paths by their last person."""
         if trie.ends:
-            counts: dict[int, int] = {}
-            for path in paths:
-                counts[path[-1]] = counts.get(path[-1], 0) + 1
-            ordered = sorted(counts.items())
+            ordered = sorted(Counter(path[-1] for path in paths).items())
             for rel in trie.ends:
                 found[rel] = ordered
         for step, branch in trie.branches.items():

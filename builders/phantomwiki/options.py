@@ -440,8 +440,12 @@ def _shaped(rng: random.Random, names: Sequence[str], shape: list[int], grouped:
                 return []
             index = below(rng, len(surnames))
         else:
-            found = (bisect_left(surnames, s) for s in used)
-            skipped = sorted(p for p in found if p < len(surnames) and surnames[p] in used)
+            skipped = []  # where the used surnames that hold `count` names stand among `surnames`
+            for surname in used:
+                position = bisect_left(surnames, surname)
+                if position < len(surnames) and surnames[position] == surname:
+                    skipped.append(position)
+            skipped.sort()
             if len(surnames) == len(skipped):
                 return []
             index = below(rng, len(surnames) - len(skipped))

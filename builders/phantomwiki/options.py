@@ -39,6 +39,7 @@ ATTEMPTS = 100
 LOOK_TRIES = 30  # mixes of shown names drawn at each level of likeness before asking less of a decoy
 LOOKS = 4  # the parts of Likeness.look a decoy shares with the gold option when it can
 MENTIONS_CAP = 4  # how many naming articles a decoy's names match the gold's by (more count as this many)
+GROUPED_KEPT = 1 << 14  # shown lists whose surname levels (_grouped) an option maker keeps between rows
 GROUP_DRAWS = 3  # draws from one group of names for a decoy shaped as the gold option
 COUNT_SMOOTHING = 0.5  # the weight of a number no count answer has (so every number up to the largest may come)
 COUNT_SMOOTHED_RANGE = 5  # the numbers an answer size no count question has weighs alike: 0 to this + 2
@@ -201,6 +202,8 @@ class OptionMaker:
                     break
                 add(draw(), alike)
         if shape is not None:
+            if len(known) > GROUPED_KEPT:  # a cache, so that memory stays bounded at a million people
+                known.clear()
             known.update((id(group), grouped[id(group)]) for group in lists if id(group) in grouped)
         return out
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import lru_cache
 
 from .articles import read_article
 from .paths import StepReader, walk
@@ -129,11 +129,6 @@ class CompiledArticle:
     genders: tuple[tuple[int, str], ...]
     attributes: tuple[tuple[tuple[int, str], str], ...]  # ((person, attribute), value)
 
-    @cached_property
-    def links(self) -> tuple[tuple[int, int], ...]:
-        """Its parent, sibling, spouse and friend pairs of two people, in that order (what linked_component follows)."""
-        return tuple((x, y) for x, y in (*self.parents, *self.siblings, *self.spouses, *self.friends) if x != y)
-
 
 def compile_article(names: Names, title: str, statements: Sequence[Statement]) -> CompiledArticle:
     """The facts an article's statements give the reader."""
@@ -173,9 +168,10 @@ def linked_component(articles: Iterable[CompiledArticle], people: Iterable[int])
     without the rest of a Reading (the distractor check asks it for many article sets)."""
     links: dict[int, list[int]] = defaultdict(list)
     for article in articles:
-        for x, y in article.links:
-            links[x].append(y)
-            links[y].append(x)
+        for x, y in (*article.parents, *article.siblings, *article.spouses, *article.friends):
+            if x != y:
+                links[x].append(y)
+                links[y].append(x)
     seen = set(people)
     todo = list(seen)
     while todo:

@@ -68,8 +68,9 @@ class TermCounts:
         tokens: list[np.ndarray] = []
         counts: list[np.ndarray] = []
         flat, first = array("i"), 0
+        vocab = self.vocab
         for text in texts:
-            ids = [self._id(token) for token in tokenize(text)]
+            ids = [vocab.setdefault(token, len(vocab)) for token in tokenize(text)]  # a new token's id: its rank
             flat.extend(ids)
             lengths.append(len(ids))
             if len(flat) >= batch:
@@ -83,12 +84,6 @@ class TermCounts:
 
     def __len__(self) -> int:
         return len(self.lengths)
-
-    def _id(self, token: str) -> int:
-        found = self.vocab.get(token)
-        if found is None:
-            found = self.vocab[token] = len(self.vocab)
-        return found
 
     def _count(self, flat: array, lengths: array, first: int, into: tuple[list, list, list]) -> None:
         """Append the (doc, token, count) triples of the documents first, first + 1, ... whose tokens are `flat`."""

@@ -32,7 +32,7 @@ def pick(rng: random.Random, items: Sequence[T]) -> T:
 
 
 def shuffled(rng: random.Random, items: Sequence[T]) -> list[T]:
-    """A Fisher-Yates shuffle of a copy of `items`."""
+    """A Fisher-Yates shuffle of a copy of `items` (`below` inlined: the hottest loop of generation)."""
     out = list(items)
     draw = rng.random
     for i in range(len(out) - 1, 0, -1):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .relations import ARTICLE_RELATIONS, attributes, relations
 from .universe import Universe
@@ -96,8 +97,9 @@ def article_facts(universe: Universe, person: int) -> list[str]:
     return [f'{predicate}("{subject}", "{o}")' for predicate, objects in statements(universe, person) for o in objects]
 
 
+@lru_cache(maxsize=1)
 def _phrases() -> dict[str, str]:
-    """Sentence word (singular and plural) -> predicate, for every sentence an article can hold."""
+    """Sentence word (singular and plural) -> predicate, for every sentence an article can hold (made once)."""
     phrases = {}
     for rel in ARTICLE_RELATIONS + ("friend",):
         phrases[relations()[rel].singular] = rel
@@ -113,18 +115,18 @@ def read_article(text: str) -> list[tuple[str, str, str]]:
     if not lines or not lines[0].startswith("# "):
         raise ValueError("an article starts with '# {name}'")
     subject = lines[0][2:]
-    phrases = _phrases()
+    phrases, attribute_table = _phrases(), attributes()
     statements = []
+    one, many = f" of {subject} is ", f" of {subject} are "
     for line in lines[1:]:
         if not line.startswith("The "):
             continue
-        for verb in (" is ", " are "):
-            head, sep, rest = line.partition(f" of {subject}{verb}")
-            if sep:
-                break
-        else:
-            raise ValueError(f"cannot read {line!r} in the article of {subject}")
+        head, sep, rest = line.partition(one)
+        if not sep:
+            head, sep, rest = line.partition(many)
+            if not sep:
+                raise ValueError(f"cannot read {line!r} in the article of {subject}")
         predicate = phrases[head[len("The ") :]]
-        values = rest[:-1].split(", ") if predicate not in attributes() else [rest[:-1]]
+        values = rest[:-1].split(", ") if predicate not in attribute_table else [rest[:-1]]
         statements += [(predicate, subject, value) for value in values]
     return statements

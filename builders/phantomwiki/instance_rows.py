@@ -13,7 +13,7 @@ from .instance_maker import Evidence
 from .long_rows import check_length, long_rows
 from .questions import Question
 from .row_plans import REDRAWS, Plan, instance_row, question_family, row_key
-from .shadows import SHADOW_ROOM, missing_shadow, shadow_articles
+from .shadows import SHADOW_ROOM, Named, missing_shadow, shadow_articles
 from .stages import Generated
 from .variants import Form
 
@@ -42,6 +42,7 @@ def question_instances(evidence: Evidence, question: Question) -> Iterator[dict]
     rows = []
     held = missing_shadows(evidence, question, plans, pool, low) if s.instance_layout != "ablation" else {}
     targets = [evidence.corpus.mentions(p.missing, p.shown + held.get(i, [])) for i, p in enumerate(plans) if p.missing]
+    candidates: dict[tuple[str, ...], list[Named]] = {}  # the shadow candidates of each set of own articles
     for index, plan in enumerate(plans):
         key = row_key(s, question, plan, index)
         rng = stream(s.seed, "instance", key)
@@ -52,7 +53,9 @@ def question_instances(evidence: Evidence, question: Question) -> Iterator[dict]
             levels = [(f"ablation-{level}", order[:level]) for level in ABLATION_LEVELS if level <= len(pool)]
         else:
             missing = held.get(index, [])
-            shadow, distractors = fixed_documents(evidence, plan, (rng, shadows), pool, (targets, missing), used, low)
+            shadow, distractors = fixed_documents(
+                evidence, plan, (rng, shadows), pool, (targets, missing), used, low, candidates
+            )
             levels = [("fixed", distractors)]
         shown = plan.shown + shadow
         for layout, distractors in levels:
@@ -79,6 +82,7 @@ def fixed_documents(
     shadowing: tuple[list[int], list[str]],
     used: set[tuple[str, ...]],
     low: int,
+    named: dict[tuple[str, ...], list[Named]] | None = None,
 ) -> tuple[list[str], list[str]]:
     """(shadow, distractors) of a row of the fixed layout: a number of documents drawn in [low, instance_documents]
     (low: family_low), the row's shadow (an insufficient row's drawn once: missing_shadows; another row's to the
@@ -94,7 +98,7 @@ def fixed_documents(
         shadow = (
             missing
             if plan.missing
-            else shadow_articles(evidence.corpus, shadows, plan.shown, targets, low - len(plan.shown))
+            else shadow_articles(evidence.corpus, shadows, plan.shown, targets, low - len(plan.shown), named=named)
         )
         shown = plan.shown + shadow
         wanted = min(max(0, low + below(rng, high - low + 1) - len(shown)), len(pool))

@@ -7,6 +7,9 @@ derivation of rel(X, Y): the provenance that evidence and sufficiency checks nee
 
 from __future__ import annotations
 
+from collections import Counter
+from functools import cache
+
 from .paths import StepReader, advance, walk
 from .relations import IS_FEMALE, IS_MALE, TO_CHILD, TO_FRIEND, TO_PARENT, relations
 from .universe import Universe
@@ -55,9 +58,7 @@ class Kinship:
         key = (rel, person)
         found = self._derivations.get(key)
         if found is None:
-            counts: dict[int, int] = {}
-            for path in self._paths(rel, person):
-                counts[path[-1]] = counts.get(path[-1], 0) + 1
+            counts = Counter(path[-1] for path in self._paths(rel, person))
             found = self._derivations[key] = tuple(sorted(counts.items()))
         return found
 
@@ -81,10 +82,7 @@ class Kinship:
     def _walk(self, trie: _Trie, paths: list[tuple[int, ...]], found: dict[str, list[tuple[int, int]]]) -> None:
         """Extend `paths` along each branch of `trie`; at a relation's end, count the paths by their last person."""
         if trie.ends:
-            counts: dict[int, int] = {}
-            for path in paths:
-                counts[path[-1]] = counts.get(path[-1], 0) + 1
-            ordered = sorted(counts.items())
+            ordered = sorted(Counter(path[-1] for path in paths).items())
             for rel in trie.ends:
                 found[rel] = ordered
         for step, branch in trie.branches.items():
@@ -95,19 +93,29 @@ class Kinship:
 
 def _facts(steps: tuple[tuple[int, int], ...], path: tuple[int, ...]) -> tuple[Fact, ...]:
     """The facts one derivation uses, in step order: each move's parent or friend fact, each gender test's gender."""
-    facts: list[Fact] = []
+    return tuple(
+        ("parent", path[at], path[at + 1])
+        if op == TO_PARENT
+        else ("parent", path[at + 1], path[at])
+        if op == TO_CHILD
+        else ("friend", min(path[at], path[at + 1]), max(path[at], path[at + 1]))
+        if op == TO_FRIEND
+        else ("gender", path[at])
+        for op, at in _fact_steps(steps)
+    )
+
+
+@cache
+def _fact_steps(steps: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
+    """(op, the path index it starts from) of each step of a relation that uses a fact: its moves and gender tests
+    (NOT_NODE uses none); worked out once per relation."""
+    out = []
     at = 0
     for op, _ in steps:
-        if op == TO_PARENT:
-            facts.append(("parent", path[at], path[at + 1]))
-        elif op == TO_CHILD:
-            facts.append(("parent", path[at + 1], path[at]))
-        elif op == TO_FRIEND:
-            facts.append(("friend", min(path[at], path[at + 1]), max(path[at], path[at + 1])))
-        elif op in (IS_FEMALE, IS_MALE):
-            facts.append(("gender", path[at]))
+        if op in (TO_PARENT, TO_CHILD, TO_FRIEND, IS_FEMALE, IS_MALE):
+            out.append((op, at))
         at += op in (TO_PARENT, TO_CHILD, TO_FRIEND)
-    return tuple(facts)
+    return tuple(out)
 
 
 class _Trie:

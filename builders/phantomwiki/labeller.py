@@ -69,6 +69,7 @@ class Labeller:
         self._cases: dict[tuple[str, str], Case | None] = {}  # (question id, form key) -> its case
         self._role_tables: dict[tuple[tuple[str, ...], bool], dict[str, str]] = {}  # (query, start is anchor) -> roles
         self._open: dict[tuple[str, str, str], bool] = {}  # (question id, form key, missing title) -> leaves_open
+        self._closed_worlds: dict[str, str] = {}  # question id -> its closed-world sentence (each row shows it)
 
     def truth(self, question: Question) -> dict[str, int] | None:
         """The true per-person counts of a count question, None for other questions."""
@@ -263,5 +264,9 @@ class Labeller:
         return self.sufficient_set(question) is not None
 
     def closed_world(self, question: Question) -> str:
-        """The closed-world sentence an attribute-start question is shown with ("" for a person-start one)."""
-        return closed_world_statement(self.kinship.universe, question.query)
+        """The closed-world sentence an attribute-start question is shown with ("" for a person-start one), made once a
+        question."""
+        found = self._closed_worlds.get(question.id)
+        if found is None:
+            found = self._closed_worlds[question.id] = closed_world_statement(self.kinship.universe, question.query)
+        return found

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 import re
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -38,6 +39,7 @@ ATTEMPTS = 100
 LOOK_TRIES = 30  # mixes of shown names drawn at each level of likeness before asking less of a decoy
 LOOKS = 4  # the parts of Likeness.look a decoy shares with the gold option when it can
 MENTIONS_CAP = 4  # how many naming articles a decoy's names match the gold's by (more count as this many)
+GROUPED_KEPT = 1 << 14  # shown lists whose surname levels (_grouped) an option maker keeps between rows
 GROUP_DRAWS = 3  # draws from one group of names for a decoy shaped as the gold option
 COUNT_SMOOTHING = 0.5  # the weight of a number no count answer has (so every number up to the largest may come)
 COUNT_SMOOTHED_RANGE = 5  # the numbers an answer size no count question has weighs alike: 0 to this + 2
@@ -60,6 +62,7 @@ class OptionMaker:
         self.seed = seed
         self.bank = tuple(bank)
         self._lists: dict[int, list[list[str]]] = {}
+        self._lists_grouped: dict[int, Grouped] = {}  # id of a list of _lists (kept as long as it) -> _grouped of it
         self._hops: dict[tuple[str, ...], list[list[str]]] = {}  # query -> the answers of its changed last hops
         self.count_weights = count_weights(counts)
         self._single_odds: dict[int, dict[int, float]] = {}  # numbers weighed -> single_count_odds
@@ -170,35 +173,38 @@ class OptionMaker:
         siblings), and looking `like` the gold answer (Likeness), so that no option stands out by its names."""
         k = len(answer)
 
-        grouped: dict[int, dict[int, list[tuple[str, list[str]]]]] = {}  # id of a group -> its surnames (_grouped)
-
-        def draw(group: Sequence[str]) -> list[str]:
-            if shape is None:
-                return _sample(rng, group, k)
-            if id(group) not in grouped:
-                grouped[id(group)] = _grouped(group)
-            return _shaped(rng, group, shape, grouped[id(group)])
+        known = self._lists_grouped  # the shown lists live in self._lists: their ids stay theirs
+        grouped: dict[int, Grouped] = {id(group): known[id(group)] for group in lists if id(group) in known}
 
         seen = {frozenset(answer_set(list(answer))), frozenset(answer_set(UNANSWERABLE))}
         out: list[str] = []
 
         like = like or Likeness()
         target = like.look(answer)
+        looks = [target[:alike] for alike in range(LOOKS + 1)]
 
         def add(values: list[str], alike: int) -> None:
-            key = frozenset(answer_set(values))
-            if like.look(values)[:alike] != target[:alike]:
+            if len(values) != k or len(out) >= wanted or (alike and like.look(values)[:alike] != looks[alike]):
                 return
-            if len(values) == k and key not in seen and len(out) < wanted:
+            key = frozenset(answer_set(values))
+            if key not in seen:
                 seen.add(key)
                 out.append(option_text(sorted(values)))
 
         floor = target[2] if len(target) > 2 else 0  # the fewest articles naming a gold name: decoys drawn above it
         strong = [name for name in pool if min(like.mentions.get(name, 0), MENTIONS_CAP) >= floor]
-        for values, alike in _decoy_draws(rng, near, lists, (strong, pool), k, draw):
+        for group, alike, draws in _decoy_draws(rng, near, lists, (strong, pool), k):
             if len(out) >= wanted or (not alike and len(out) >= 2):
                 break
-            add(values, alike)
+            draw = _drawer(rng, group, k, shape, grouped) if alike else lambda: shuffled(rng, pool)[:k]
+            for _ in range(draws):
+                if len(out) >= wanted or (not alike and len(out) >= 2):
+                    break
+                add(draw(), alike)
+        if shape is not None:
+            if len(known) > GROUPED_KEPT:  # a cache, so that memory stays bounded at a million people
+                known.clear()
+            known.update((id(group), grouped[id(group)]) for group in lists if id(group) in grouped)
         return out
 
     def _counts(self, rng: random.Random, answer: Sequence[str]) -> list[str]:
@@ -323,6 +329,7 @@ class Likeness:
     surnames: frozenset[str] = frozenset()
     asked: frozenset[str] = frozenset()
     mentions: Mapping[str, int] = field(default_factory=dict)
+    _parts: dict[str, tuple[int, int, int]] = field(default_factory=dict, compare=False, repr=False)  # name -> part
 
     @classmethod
     def of(cls, asked: Collection[str], mentions: Mapping[str, int]) -> Likeness:
@@ -331,46 +338,69 @@ class Likeness:
     def look(self, values: Sequence[str]) -> tuple[int, ...]:
         """Its parts, most telling first: names of the question's surnames, the question's own people, and the fewest
         and the mean shown articles that name one of them (capped: siblings are all named by the same lists)."""
-        named = [min(self.mentions.get(name, 0), MENTIONS_CAP) for name in values] or [0]
-        return (
-            sum(_surname(name) in self.surnames for name in values),
-            sum(name in self.asked for name in values),
-            min(named),
-            round(sum(named) / len(named)),
+        if not values:
+            return (0, 0, 0, 0)
+        surnames = asked = total = 0
+        fewest = MENTIONS_CAP
+        for name in values:
+            part = self._parts.get(name) or self._part(name)
+            surnames += part[0]
+            asked += part[1]
+            total += part[2]
+            fewest = min(fewest, part[2])
+        return (surnames, asked, fewest, round(total / len(values)))
+
+    def _part(self, name: str) -> tuple[int, int, int]:
+        """One name's share of a look (whether its surname is asked's, whether it is asked, its capped mentions),
+        worked out once per name."""
+        found = self._parts[name] = (
+            int(_surname(name) in self.surnames),
+            int(name in self.asked),
+            min(self.mentions.get(name, 0), MENTIONS_CAP),
         )
+        return found
+
+
+def _drawer(
+    rng: random.Random, group: Sequence[str], k: int, shape: list[int] | None, grouped: dict[int, Grouped]
+) -> Callable[[], list[str]]:
+    """What draws one candidate of k names from `group`, in `shape` where there is one (`_shaped`); its sorted names
+    or surname levels (`grouped`, by id of the group, kept) worked out once."""
+    if shape is None:
+        names = sorted(set(group))
+        return lambda: shuffled(rng, names)[:k]
+    found = grouped.get(id(group))
+    if found is None:
+        found = grouped[id(group)] = _grouped(group)
+    if shape == [1]:  # one name: _shaped's draw, inlined (most questions have one answer)
+        surnames, held = found.get(1, _NO_LEVEL)
+        return lambda: shuffled(rng, held[below(rng, len(surnames))])[:1] if surnames else []
+    return lambda: _shaped(rng, group, shape, found)
 
 
 def _decoy_draws(
-    rng: random.Random,
-    near: list[list[str]],
-    lists: list[list[str]],
-    pools: tuple[list[str], list[str]],
-    k: int,
-    draw: Callable[[Sequence[str]], list[str]],
-) -> Iterator[tuple[list[str], int]]:
-    """Candidate decoys in the order they are tried, each with how much of the gold option's look (Likeness.look, most
-    telling first) it must share: draws from the near misses and the shown lists, then mixes of every name the
-    documents state (first those named as often as the gold's names), asked to look less alike in turn, then (never
-    fewer than two decoys) any such mix."""
+    rng: random.Random, near: list[list[str]], lists: list[list[str]], pools: tuple[list[str], list[str]], k: int
+) -> Iterator[tuple[Sequence[str], int, int]]:
+    """Where candidate decoys are drawn from, in the order tried: (names, how much of the gold option's look
+    (Likeness.look, most telling first) a candidate must share, how many candidates): draws from the near misses and
+    the shown lists, then mixes of every name the documents state (first those named as often as the gold's names),
+    asked to look less alike in turn, then (never fewer than two decoys) any such mix (look 0: a plain sample).
+    `pools`: (the strong names, every name), each sorted and distinct. The consumer stops drawing once it has its
+    decoys: nothing is drawn from a row's stream after them."""
     strong, pool = pools
     for group in [*near, *shuffled(rng, lists)]:
-        for _ in range(GROUP_DRAWS if len(group) >= k else 0):
-            yield draw(group), LOOKS
+        if len(group) >= k:
+            yield group, LOOKS, GROUP_DRAWS
     for alike in range(LOOKS, 0, -1):
         names = strong if alike > 2 else pool
-        for _ in range(LOOK_TRIES if len(names) > k else 0):
-            yield draw(names), alike
-    for _ in range(ATTEMPTS if len(pool) >= k else 0):
-        yield _sample(rng, pool, k), 0
-
-
-def _sample(rng: random.Random, items: Sequence[str], k: int) -> list[str]:
-    """k distinct items (fewer if there are fewer), seeded."""
-    return shuffled(rng, sorted(set(items)))[:k]
+        if len(names) > k:
+            yield names, alike, LOOK_TRIES
+    if len(pool) >= k:
+        yield pool, 0, ATTEMPTS
 
 
 def _surname(name: str) -> str:
-    return name.rsplit(" ", 1)[-1]
+    return name[name.rfind(" ") + 1 :]
 
 
 def _surname_shape(answer: Sequence[str]) -> list[int]:
@@ -378,29 +408,53 @@ def _surname_shape(answer: Sequence[str]) -> list[int]:
     return sorted(Counter(_surname(name) for name in answer).values(), reverse=True)
 
 
-def _grouped(names: Sequence[str]) -> dict[int, list[tuple[str, list[str]]]]:
+Grouped = dict[int, tuple[list[str], list[list[str]]]]
+"""For each number n of names one surname holds: (the surnames holding at least n, sorted; the names of each)."""
+
+
+_NO_LEVEL: tuple[list[str], list[list[str]]] = ([], [])
+
+
+def _grouped(names: Sequence[str]) -> Grouped:
     """For each number n of names one surname holds (1 to the most), the surnames holding at least n, sorted, each
     with its names sorted: what `_shaped` draws from (made once per group of names)."""
     by_surname: dict[str, list[str]] = {}
     for name in sorted(set(names)):
         by_surname.setdefault(_surname(name), []).append(name)
-    most = max((len(v) for v in by_surname.values()), default=0)
-    return {n: [(s, v) for s, v in sorted(by_surname.items()) if len(v) >= n] for n in range(1, most + 1)}
+    ordered = sorted(by_surname.items())
+    most = max((len(v) for _, v in ordered), default=0)
+    out: Grouped = {1: ([s for s, _ in ordered], [v for _, v in ordered])}
+    for n in range(2, most + 1):
+        ordered = [(s, v) for s, v in ordered if len(v) >= n]
+        out[n] = ([s for s, _ in ordered], [v for _, v in ordered])
+    return out
 
 
-def _shaped(
-    rng: random.Random, names: Sequence[str], shape: list[int], grouped: dict[int, list[tuple[str, list[str]]]] | None
-) -> list[str]:
+def _shaped(rng: random.Random, names: Sequence[str], shape: list[int], grouped: Grouped | None) -> list[str]:
     """Names from `names` in `shape`: for each count, that many names of one surname not used yet (drawn at random
-    among the surnames with enough of them); [] when `names` cannot fill the shape."""
+    among the surnames with enough of them, in their sorted order); [] when `names` cannot fill the shape."""
     groups = grouped if grouped is not None else _grouped(names)
-    used: set[str] = set()
+    used: list[str] = []
     out: list[str] = []
     for count in shape:
-        eligible = [(s, v) for s, v in groups.get(count, ()) if s not in used]
-        if not eligible:
-            return []
-        surname, held = eligible[below(rng, len(eligible))]
-        used.add(surname)
-        out += _sample(rng, held, count)
+        surnames, held = groups.get(count, _NO_LEVEL)
+        if not used:
+            if not surnames:
+                return []
+            index = below(rng, len(surnames))
+        else:
+            skipped = []  # where the used surnames that hold `count` names stand among `surnames`
+            for surname in used:
+                position = bisect_left(surnames, surname)
+                if position < len(surnames) and surnames[position] == surname:
+                    skipped.append(position)
+            skipped.sort()
+            if len(surnames) == len(skipped):
+                return []
+            index = below(rng, len(surnames) - len(skipped))
+            for position in skipped:  # the index-th surname not used yet: step over the used ones before it
+                if position <= index:
+                    index += 1
+        used.append(surnames[index])
+        out += shuffled(rng, held[index])[:count]  # held names are sorted and distinct
     return out

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from .relations import IS_FEMALE, IS_MALE, NOT_NODE
 
 Path = tuple[int, ...]
+_TESTS = frozenset({NOT_NODE, IS_FEMALE, IS_MALE})  # the steps that test a path's end rather than move it
 Step = tuple[int, int]
 
 
@@ -43,14 +44,40 @@ def advance(reader: StepReader, paths: list[Path], step: Step, told: bool = Fals
 
 
 def walk(reader: StepReader, steps: Sequence[Step], start: int) -> list[Path]:
-    """Every path of the steps from `start` (each a tuple of the people it moves through), in the order read."""
+    """Every path of the steps from `start` (each a tuple of the people it moves through), in the order read. A move
+    followed by the test of whom it reaches is taken by one call (`_moved`): the same paths, the same calls in the same
+    order."""
     paths: list[Path] = [(start,)]
     told = False
     moves, told_by = reader.moves, reader.told_by
-    for step in steps:
-        paths = advance(reader, paths, step, told)
+    at, end = 0, len(steps)
+    while at < end:
+        step = steps[at]
+        move = moves.get(step[0])
+        if move is None:
+            paths = advance(reader, paths, step, told)
+            at += 1
+        else:
+            told = step[0] in told_by
+            test = steps[at + 1] if at + 1 < end and steps[at + 1][0] in _TESTS else None
+            paths = _moved(reader, paths, move, test, told)
+            at += 1 if test is None else 2
         if not paths:
             break
-        if step[0] in moves:
-            told = step[0] in told_by
     return paths
+
+
+def _moved(
+    reader: StepReader, paths: list[Path], move: Callable[[int], Iterable[int]], test: Step | None, told: bool
+) -> list[Path]:
+    """The paths after one move and then the test `test` (NOT_NODE or a gender; None: none) of whom it reaches."""
+    if test is None:
+        return [path + (y,) for path in paths for y in move(path[-1])]
+    op, arg = test
+    if op == NOT_NODE:
+        return [longer for path in paths for y in move(path[-1]) if (longer := path + (y,))[arg] != y]
+    moved = [path + (y,) for path in paths for y in move(path[-1])]
+    if not moved:  # as a walk stops: the gender reader is not asked
+        return moved
+    gender, wanted = reader.gender(told), reader.female if op == IS_FEMALE else reader.male
+    return [path for path in moved if gender(path[-1]) == wanted]

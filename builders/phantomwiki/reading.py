@@ -132,28 +132,34 @@ class CompiledArticle:
 
 def compile_article(names: Names, title: str, statements: Sequence[Statement]) -> CompiledArticle:
     """The facts an article's statements give the reader."""
-    groups: dict[str, list] = {"parent": [], "sibling": [], "spouse": [], "friend": [], "gender": [], "attribute": []}
+    parents: list[tuple[int, int]] = []
+    siblings: list[tuple[int, int]] = []
+    spouses: list[tuple[int, int]] = []
+    friends: list[tuple[int, int]] = []
+    genders: list[tuple[int, str]] = []
+    attrs: list[tuple[tuple[int, str], str]] = []
+    person = names.id
     for predicate, subject, obj in statements:
-        x = names.id(subject)
+        x = person(subject)
         if predicate in _ATTRIBUTES:
-            groups["attribute"].append(((x, predicate), obj))
+            attrs.append(((x, predicate), obj))
         elif predicate == "gender":
-            groups["gender"].append((x, obj))
+            genders.append((x, obj))
         elif predicate == "friend":
-            groups["friend"].append((x, names.id(obj)))
+            friends.append((x, person(obj)))
         else:
-            y = names.id(obj)
-            groups["gender"].append((y, GENDER_OF_OBJECT[predicate]))
+            y = person(obj)
+            genders.append((y, GENDER_OF_OBJECT[predicate]))
             if predicate in ("sister", "brother"):
-                groups["sibling"].append((x, y))
+                siblings.append((x, y))
             elif predicate in ("mother", "father"):
-                groups["parent"].append((x, y))
+                parents.append((x, y))
             elif predicate in ("son", "daughter"):
-                groups["parent"].append((y, x))
+                parents.append((y, x))
             else:
-                groups["spouse"].append((x, y))
+                spouses.append((x, y))
     return CompiledArticle(
-        names.id(title), *(tuple(groups[k]) for k in ("parent", "sibling", "spouse", "friend", "gender", "attribute"))
+        person(title), tuple(parents), tuple(siblings), tuple(spouses), tuple(friends), tuple(genders), tuple(attrs)
     )
 
 
@@ -213,11 +219,18 @@ class Reading:
             for child, parent in article.parents:
                 parents[child].add(parent)
                 children[parent].add(child)
-            for source, table in ((article.siblings, siblings), (article.spouses, spouses), (article.friends, friends)):
-                for x, y in source:
-                    if x != y:
-                        table[x].add(y)
-                        table[y].add(x)
+            for x, y in article.siblings:
+                if x != y:
+                    siblings[x].add(y)
+                    siblings[y].add(x)
+            for x, y in article.spouses:
+                if x != y:
+                    spouses[x].add(y)
+                    spouses[y].add(x)
+            for x, y in article.friends:
+                if x != y:
+                    friends[x].add(y)
+                    friends[y].add(x)
             gender.update(article.genders)
             attrs.update(article.attributes)
         self.parents, self.children, self.friends = parents, children, friends

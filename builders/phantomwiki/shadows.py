@@ -19,24 +19,35 @@ LINKS_SHORT = 2  # links an insufficient row's articles may stay below its whole
 
 
 def shadow_articles(
-    corpus: Corpus, rng: random.Random, shown: Sequence[str], targets: Sequence[int], room: int, besides: str = ""
+    corpus: Corpus,
+    rng: random.Random,
+    shown: Sequence[str],
+    targets: Sequence[int],
+    room: int,
+    *,
+    named: dict[tuple[str, ...], list[Named]] | None = None,
+    besides: str = "",
 ) -> list[str]:
     """Articles (at most `room`) that leave someone the documents `shown` name without an article of their own,
     named in as many family lines as the missing person of one of the question's insufficient rows (`targets`):
     the control that keeps "a person many shown lists name has no article" from telling an insufficient row. They
     only add true facts about people the rows already reach, so no answer, premise or refusal changes (each
-    label is kept by its definition; `verify` reads them all). Someone other than `besides` is the one left."""
+    label is kept by its definition; `verify` reads them all). Someone other than `besides` is the one left.
+    `named`: a cache of `shadow_candidates` by `shown` (the rows of one question share their documents often)."""
     if not targets or room <= 0:
         return []
     target = pick(rng, sorted(targets))
-    have = set(shown)
-    named = sorted({name for title in shown for name in corpus.naming(title)} - have - {besides})
-    choices = []
-    for name in named:
-        naming = corpus.naming(name)
-        already = sum(title in have for title in naming)
-        if name in corpus.position and already <= target <= len(naming) and target - already <= room:
-            choices.append((name, already, [title for title in naming if title not in have]))
+    key = tuple(shown)
+    found = named.get(key) if named is not None else None
+    if found is None:
+        found = shadow_candidates(corpus, shown)
+        if named is not None:
+            named[key] = found
+    choices = [
+        (name, already, extra)
+        for name, already, naming, extra in found
+        if name != besides and already <= target <= naming and target - already <= room
+    ]
     if not choices:
         return []
     _, already, extra = pick(rng, choices)
@@ -79,7 +90,7 @@ def _drawn(
 ) -> list[str]:
     joined = relinked(corpus, rng, shown, missing, room, still_open)
     left = [corpus.mentions(missing, shown)]
-    loose = shadow_articles(corpus, rng, [*shown, *joined], left, room - len(joined), missing)
+    loose = shadow_articles(corpus, rng, [*shown, *joined], left, room - len(joined), besides=missing)
     return [*joined, *loose] if loose and still_open([*shown, *joined, *loose]) else joined
 
 
@@ -138,3 +149,18 @@ def _roots(corpus: Corpus, titles: Sequence[str]) -> dict[str, str]:
             if other in parent:
                 parent[root(other)] = root(title)
     return {title: root(title) for title in titles}
+
+
+Named = tuple[str, int, int, list[str]]
+"""(name, how many shown articles name them, how many articles name them, the titles naming them not shown)."""
+
+
+def shadow_candidates(corpus: Corpus, shown: Sequence[str]) -> list[Named]:
+    """Everyone the documents `shown` name who has an article but none among them, sorted, with their counts."""
+    have = set(shown)
+    out = []
+    for name in sorted({name for title in shown for name in corpus.naming(title)} - have):
+        if name in corpus.position:
+            naming = corpus.naming(name)
+            out.append((name, len(have.intersection(naming)), len(naming), [t for t in naming if t not in have]))
+    return out

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from .kinship import Fact, Kinship
@@ -56,8 +57,9 @@ def _unquote(term: str) -> str | None:
     return None
 
 
+@lru_cache(maxsize=1 << 16)
 def parse_literal(text: str) -> Literal:
-    """Parse one literal of a v1 query."""
+    """Parse one literal of a v1 query (a Literal is immutable: each text is parsed once, the rows ask often)."""
     text = text.strip().rstrip(".")
     count = _COUNT.match(text)
     if count:

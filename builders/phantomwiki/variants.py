@@ -405,8 +405,14 @@ def read_premises(question: str) -> list[tuple[str, str, str]]:
 
 def named_people(question: str) -> list[str]:
     """The full names a question's text names, in order (a premise's value, such as a school, is not a name)."""
+    return list(_named_people(question))
+
+
+@lru_cache(maxsize=1 << 12)
+def _named_people(question: str) -> tuple[str, ...]:
+    """named_people, read once per question text (each row of a form asks it)."""
     for key, match in _premise_matches(question):
         if key != "relation":
             start, end = match.span(2)
             question = question[:start] + "-" * (end - start) + question[end:]
-    return re.findall(rf"(?<![A-Za-z]){_NAME}(?![A-Za-z])", question)
+    return tuple(re.findall(rf"(?<![A-Za-z]){_NAME}(?![A-Za-z])", question))

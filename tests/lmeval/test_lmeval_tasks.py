@@ -66,7 +66,7 @@ def test_the_no_weights_models_are_usable_by_name_through_simple_evaluate(univer
 
 def test_registering_the_models_keeps_lm_eval_own_models():
     code = (
-        "import leakproof_eval.models\nfrom lm_eval.api.registry import get_model\n"
+        "import leakproof_qa.leakproof_eval.models\nfrom lm_eval.api.registry import get_model\n"
         "print(get_model('oracle').__name__, get_model('dummy').__name__, get_model('local-completions').__name__)"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

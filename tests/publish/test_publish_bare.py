@@ -56,7 +56,8 @@ def test_an_installed_package_finds_its_cards_and_publishes_the_same_bytes_as_th
     # data there, and the release, card, manifest and code digest included, is byte for byte the checkout's.
     python = interpreter(".venv-datasets3")
     script = (
-        "import sys, cards; from builders.publishing.phantomwiki import write_release; "
+        "import sys; from leakproof_qa import cards; "
+        "from leakproof_qa.builders.publishing.phantomwiki import write_release; "
         "assert 'site-packages' in str(cards.FOLDER), cards.FOLDER; "
         "write_release(['n30_s1'], sys.argv[1], subsets=['database', 'corpus'], passphrase='p')"
     )

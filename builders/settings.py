@@ -19,7 +19,8 @@ def setting(
 ) -> Any:
     """A field of a Settings class with everything said about it in one place: its `stage` ("name" for the parts of
     the configuration name), what it does (`help`), and the `check` its value must pass with the words (`expected`)
-    that a refusal, `--help` and `list` use."""
+    that a refusal, `--help` and `list` use (a check without its words, or words without a check, is a slip)."""
+    assert (check is None) == (not expected)
     metadata = {"stage": stage, "help": help, "check": check, "expected": expected}
     return field(metadata=metadata) if default is MISSING else field(default=default, metadata=metadata)
 

@@ -42,10 +42,12 @@ def _parsed(name: str, knobs: tuple[tuple[str, Any], ...]) -> tuple[Settings, st
 def _settings(name: str, **knobs: Any) -> tuple[Settings, str]:
     """settings_from, once per name and knobs: one load_dataset makes its config twice (to find the cache folder
     without reading it, then the builder's), and the name is parsed at the first."""
+    key = tuple(sorted(knobs.items()))
     try:
-        return _parsed(name, tuple(sorted(knobs.items())))
-    except TypeError:  # a knob that cannot be hashed (a list, say): parsed anew, and refused in settings_from's words
+        hash(key)
+    except TypeError:  # a knob that cannot be hashed (a list, say): refused in settings_from's words, uncached
         return settings_from(name, **knobs)
+    return _parsed(name, key)
 
 
 def _post_init(self: Any) -> None:

@@ -45,18 +45,11 @@ STAGES = ("name", "universe", "questions", "instances")
 """What a setting shapes: the name's parts, the universe, its questions, or the instances and rag rows."""
 
 
-def setting(
-    default: Any = MISSING,
-    *,
-    stage: str,
-    help: str,
-    check: Callable[[Any], bool] | None = None,
-    expected: str = "",
-) -> Any:
+def setting(default: Any = MISSING, **about: Any) -> Any:
     """A field of Settings (builders/settings.py's `setting`, its stage one of STAGES): the command line's options,
     the `datasets` builder config, `list` and the README's table are made from these."""
-    assert stage in STAGES and (check is None) == (not expected)
-    return declared(default, stage=stage, help=help, check=check, expected=expected)
+    assert about["stage"] in STAGES
+    return declared(default, **about)
 
 
 @dataclass(frozen=True)

@@ -199,6 +199,14 @@ class _Lists(dict):
         return ()
 
 
+def _both_ways(table: dict[int, set[int]], pairs: Iterable[tuple[int, int]]) -> None:
+    """Record each pair of distinct people in both directions (siblings, spouses and friends are mutual)."""
+    for x, y in pairs:
+        if x != y:
+            table[x].add(y)
+            table[y].add(x)
+
+
 class Reading:
     """The facts a set of articles states (with the inferences above) and the answers they derive."""
 
@@ -219,18 +227,9 @@ class Reading:
             for child, parent in article.parents:
                 parents[child].add(parent)
                 children[parent].add(child)
-            for x, y in article.siblings:
-                if x != y:
-                    siblings[x].add(y)
-                    siblings[y].add(x)
-            for x, y in article.spouses:
-                if x != y:
-                    spouses[x].add(y)
-                    spouses[y].add(x)
-            for x, y in article.friends:
-                if x != y:
-                    friends[x].add(y)
-                    friends[y].add(x)
+            _both_ways(siblings, article.siblings)
+            _both_ways(spouses, article.spouses)
+            _both_ways(friends, article.friends)
             gender.update(article.genders)
             attrs.update(article.attributes)
         self.parents, self.children, self.friends = parents, children, friends

@@ -6,6 +6,9 @@
   universe: too few to hold);
 * an option holds a name or value no shown document states -> refuse, on the rows the look-up lets through;
 * sufficient rows with a wrong option no shown document states (none, by the rule);
+* pick an option that is one shown line's whole list ("The sons of Ann Lee are Bo Lee, Cy Lee."), on the rows whose
+  options are names (an answer often is one, so its decoys are as often): held on every row whose options hold the
+  question's answer, and apart on the sufficient rows (about 65 a universe: too few to hold);
 * a logistic scorer over each option's features, trained to find the question's answer among the options: the
   gold on the sufficient rows, and the question's answer on every row whose options hold it, against chance among
   the options but "Unanswerable".
@@ -18,9 +21,10 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .probing import Finding, balanced_accuracy, logistic, mean
-from .prompt_view import UNANSWERABLE, Prompt, looks_up, named_in, per_prompt, refuse
+from .prompt_view import NAME, UNANSWERABLE, Prompt, looks_up, named_in, per_prompt, refuse
 
 FEW = "(about 50 rows a universe: reported)"
+FEW_WHO = "(about 65 rows a universe: reported; held on every row that holds the answer)"
 Rule = Callable[[list[tuple[int, int]]], int]
 
 
@@ -145,10 +149,41 @@ def absent_option_findings(test: Sequence[Prompt]) -> list[Finding]:
     ]
 
 
+def whole_list(p: Prompt, option: str) -> bool:
+    """True when an option's names are exactly those of one shown relation line."""
+    return frozenset(option.split(", ")) in p.lists
+
+
+def _names_only(p: Prompt) -> bool:
+    """True when every option but "Unanswerable" is a list of full names (a Who question's options)."""
+    return all(NAME.fullmatch(x) for i in choices(p) for x in p.options[i].split(", "))
+
+
+def whole_list_findings(test: Sequence[Prompt]) -> list[Finding]:
+    """ "Pick an option that is one shown line's whole list" (at random among those, else among all) on the rows whose
+    options are names: the gold on the sufficient rows, and the question's answer on every row whose options hold it,
+    against chance among the options but "Unanswerable"."""
+    findings = []
+    for which, rows, apart in (
+        ("gold option (sufficient Who rows)", [p for p in test if p.row["answerable"] == "sufficient"], FEW_WHO),
+        ("the question's answer (Who rows whose options hold it)", list(test), ""),
+    ):
+        rows = [p for p in rows if _answer_option(p) is not None and _names_only(p)]
+        scores, chance = [], []
+        for p in rows:
+            whole = [i for i in choices(p) if whole_list(p, p.options[i])] or choices(p)
+            scores.append(float(_answer_option(p) in whole) / len(whole))
+            chance.append(1 / len(choices(p)))
+        findings.append(
+            Finding(f"a whole shown list -> {which}", "accuracy", mean(scores), mean(chance), len(rows), apart)
+        )
+    return findings
+
+
 def _looks(p: Prompt, index: int) -> list[float]:
     """What option `index` looks like without reading: its length and names, how the documents show them (stated,
-    with an article, by how many documents, named in relation lines), surnames shared with the question's people
-    and among themselves, position, its rank among the numbers."""
+    with an article, by how many documents, named in relation lines, as one line's whole list), surnames shared with
+    the question's people and among themselves, position, its rank among the numbers."""
     option = p.options[index]
     items = option.split(", ")
     surnames = [x.rsplit(" ", 1)[-1] for x in items]
@@ -171,6 +206,7 @@ def _looks(p: Prompt, index: int) -> list[float]:
         rank / max(1, len(nums) - 1),
         float(bool(nums) and index == smallest_positive(nums)),
         float(bool(nums) and index == smallest(nums)),
+        float(whole_list(p, option)),
     ]
 
 

@@ -46,6 +46,7 @@ class Prompt:
     absent: Mapping[str, frozenset[str]]  # the people of `mentions` who have no shown article
     stated_by: Mapping[str, int]  # person or value -> how many shown documents name or state it
     options: tuple[str, ...]
+    lists: frozenset[frozenset[str]] = frozenset()  # the names of each shown relation line, as a set
 
     @property
     def question(self) -> str:
@@ -57,10 +58,12 @@ class Prompt:
 
 
 @cache
-def read_document(title: str, text: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
-    """(people it names, values it states, people its relation lines name other than its subject) of one document;
-    cached, as a universe's rows show the same articles many times over."""
-    people, values, named = {title}, set[str](), set[str]()
+def read_document(
+    title: str, text: str
+) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], frozenset[frozenset[str]]]:
+    """(people it names, values it states, people its relation lines name other than its subject, the names of each
+    relation line) of one document; cached, as a universe's rows show the same articles many times over."""
+    people, values, named, lists = {title}, set[str](), set[str](), set[frozenset[str]]()
     for line in text.splitlines():
         match = LINE.match(line.strip().lstrip("-* "))
         if not match:
@@ -71,8 +74,9 @@ def read_document(title: str, text: str) -> tuple[tuple[str, ...], tuple[str, ..
             values.add(rest)
         else:
             named.update(rest.split(", "))
+            lists.add(frozenset(rest.split(", ")))
     named.discard(title)
-    return tuple(sorted(people | named)), tuple(sorted(values)), tuple(sorted(named))
+    return tuple(sorted(people | named)), tuple(sorted(values)), tuple(sorted(named)), frozenset(lists)
 
 
 def read_prompt(row: Row) -> Prompt:
@@ -81,9 +85,11 @@ def read_prompt(row: Row) -> Prompt:
     values: set[str] = set()
     mentions: dict[str, set[str]] = {}
     stated_by: Counter[str] = Counter()
+    lists: set[frozenset[str]] = set()
     titles = tuple(str(d["title"]) for d in row["documents"])
     for title, document in zip(titles, row["documents"]):
-        names, stated, named = read_document(title, str(document["text"]))
+        names, stated, named, lines = read_document(title, str(document["text"]))
+        lists.update(lines)
         people.update(names)
         values.update(stated)
         stated_by.update(names)
@@ -100,6 +106,7 @@ def read_prompt(row: Row) -> Prompt:
         absent={p: frozenset(t) for p, t in sorted(mentions.items()) if p not in shown},
         stated_by=stated_by,
         options=tuple(row.get("answer_options") or ()),
+        lists=frozenset(lists),
     )
 
 

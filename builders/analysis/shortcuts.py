@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from ..phantomwiki.variants import read_premises
 from .document_probes import missing_in_lists, nonexistent_findings, surface_graph
 from .grouping import grouping_findings
-from .option_probes import absent_option_findings, count_findings, rank_table, scorer_findings
+from .option_probes import absent_option_findings, count_findings, rank_table, scorer_findings, whole_list_findings
 from .probing import LOOK_UP, Finding, balanced_accuracy, logistic, mean
 from .prompt_view import UNANSWERABLE, Prompt, Row, label, looks_up, named_in, per_prompt, read_prompts, refuse
 from .rag_probes import closed_world_labels, hop_table, short_answers
@@ -194,6 +194,7 @@ def audit(train: Universe, test: Universe) -> list[Finding]:
         _old_options(train.instances, test.instances),
         *scorer_findings(train.instances, test.instances),
         *absent_option_findings(test.instances),
+        *whole_list_findings(test.instances),
         *count_findings(test.instances),
         *nonexistent_findings(test.instances),
         *look_up_findings(test.instances),

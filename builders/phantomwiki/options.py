@@ -5,6 +5,8 @@ sorted as gold answers are) where the row's documents state it, decoys, and "Una
 look like the gold option, so that only reading tells them apart (spec/validity.md):
   * the same number of names or values as the gold option, sorted the same way, and as many sharing each surname
     (the answers of a family question are often siblings);
+  * one shown line's whole list where the gold option is one ("The sons of Ann Lee are Bo Lee, Cy Lee.": an answer
+    often is), and otherwise not, so that "pick the option a line lists whole" does not find the gold;
   * only names and values the row's documents state (its articles' family and friend lists and subjects, the values
     they give): first the answer of the question with its last hop's relation changed and the answers' siblings and
     spouses, then the family lists of the shown articles (groups of relatives, as gold answers are), then any of those
@@ -37,7 +39,8 @@ HOP_CHANGES = 4  # relations tried in place of the last hop's, in a seeded order
 _RELATIVES = ("sibling", "wife", "husband")
 ATTEMPTS = 100
 LOOK_TRIES = 30  # mixes of shown names drawn at each level of likeness before asking less of a decoy
-LOOKS = 4  # the parts of Likeness.look a decoy shares with the gold option when it can
+LOOKS = 5  # the parts of Likeness.look a decoy shares with the gold option when it can
+FEWEST = 3  # where Likeness.look holds the fewest articles naming one of an option's names
 MENTIONS_CAP = 4  # how many naming articles a decoy's names match the gold's by (more count as this many)
 GROUPED_KEPT = 1 << 14  # shown lists whose surname levels (_grouped) an option maker keeps between rows
 GROUP_DRAWS = 3  # draws from one group of names for a decoy shaped as the gold option
@@ -86,7 +89,7 @@ class OptionMaker:
         pool = sorted(stated)
         shape = None if values else _surname_shape(answer)
         gold = [option_text(answer)] if set(answer) <= stated else []
-        like = Likeness.of(asked, self._mentions(shown)) if shape is not None else Likeness()
+        like = Likeness.of(asked, self._mentions(shown), lists) if shape is not None else Likeness()
         decoys = self._from_groups(rng, answer, near, lists, pool, shape, NEAR_MISSES + 1 - len(gold), like)
         return [*gold, *decoys, UNANSWERABLE]
 
@@ -191,9 +194,9 @@ class OptionMaker:
                 seen.add(key)
                 out.append(option_text(sorted(values)))
 
-        floor = target[2] if len(target) > 2 else 0  # the fewest articles naming a gold name: decoys drawn above it
+        floor = target[FEWEST] if len(target) > FEWEST else 0  # the fewest articles naming a gold name: drawn above it
         strong = [name for name in pool if min(like.mentions.get(name, 0), MENTIONS_CAP) >= floor]
-        for group, alike, draws in _decoy_draws(rng, near, lists, (strong, pool), k):
+        for group, alike, draws in _decoy_draws(rng, near, lists, (strong, pool), k, bool(target[0])):
             if len(out) >= wanted or (not alike and len(out) >= 2):
                 break
             draw = _drawer(rng, group, k, shape, grouped) if alike else lambda: shuffled(rng, pool)[:k]
@@ -322,24 +325,28 @@ def _weighted(rng: random.Random, numbers: Sequence[int], weights: Sequence[floa
 
 @dataclass(frozen=True)
 class Likeness:
-    """What a decoy of a Who question must share with the gold option, as a lazy reader could count it: how many of
-    its names carry a surname of the people the question names, how many are those people, and about how many shown
-    articles name them (answers are named by their lists and often their own articles: more than a random name)."""
+    """What a decoy of a Who question must share with the gold option, as a lazy reader could count it: whether it is
+    one shown line's whole list (an answer often is: "The mother of Ann Lee is Cy Lee."), how many of its names carry
+    a surname of the people the question names, how many are those people, and about how many shown articles name
+    them (answers are named by their lists and often their own articles: more than a random name)."""
 
     surnames: frozenset[str] = frozenset()
     asked: frozenset[str] = frozenset()
     mentions: Mapping[str, int] = field(default_factory=dict)
+    wholes: frozenset[frozenset[str]] = frozenset()  # the names of each shown family or friend line, as a set
     _parts: dict[str, tuple[int, int, int]] = field(default_factory=dict, compare=False, repr=False)  # name -> part
 
     @classmethod
-    def of(cls, asked: Collection[str], mentions: Mapping[str, int]) -> Likeness:
-        return cls(frozenset(_surname(name) for name in asked), frozenset(asked), mentions)
+    def of(cls, asked: Collection[str], mentions: Mapping[str, int], lists: Sequence[Sequence[str]] = ()) -> Likeness:
+        wholes = frozenset(frozenset(names) for names in lists)
+        return cls(frozenset(_surname(name) for name in asked), frozenset(asked), mentions, wholes)
 
     def look(self, values: Sequence[str]) -> tuple[int, ...]:
-        """Its parts, most telling first: names of the question's surnames, the question's own people, and the fewest
-        and the mean shown articles that name one of them (capped: siblings are all named by the same lists)."""
+        """Its parts, most telling first: whether it is a shown line's whole list, names of the question's surnames,
+        the question's own people, and the fewest and the mean shown articles that name one of them (capped: siblings
+        are all named by the same lists)."""
         if not values:
-            return (0, 0, 0, 0)
+            return (0, 0, 0, 0, 0)
         surnames = asked = total = 0
         fewest = MENTIONS_CAP
         for name in values:
@@ -348,7 +355,7 @@ class Likeness:
             asked += part[1]
             total += part[2]
             fewest = min(fewest, part[2])
-        return (surnames, asked, fewest, round(total / len(values)))
+        return (int(frozenset(values) in self.wholes), surnames, asked, fewest, round(total / len(values)))
 
     def _part(self, name: str) -> tuple[int, int, int]:
         """One name's share of a look (whether its surname is asked's, whether it is asked, its capped mentions),
@@ -379,20 +386,31 @@ def _drawer(
 
 
 def _decoy_draws(
-    rng: random.Random, near: list[list[str]], lists: list[list[str]], pools: tuple[list[str], list[str]], k: int
+    rng: random.Random,
+    near: list[list[str]],
+    lists: list[list[str]],
+    pools: tuple[list[str], list[str]],
+    k: int,
+    whole: bool = False,
 ) -> Iterator[tuple[Sequence[str], int, int]]:
     """Where candidate decoys are drawn from, in the order tried: (names, how much of the gold option's look
     (Likeness.look, most telling first) a candidate must share, how many candidates): draws from the near misses and
     the shown lists, then mixes of every name the documents state (first those named as often as the gold's names),
     asked to look less alike in turn, then (never fewer than two decoys) any such mix (look 0: a plain sample).
-    `pools`: (the strong names, every name), each sorted and distinct. The consumer stops drawing once it has its
-    decoys: nothing is drawn from a row's stream after them."""
+    Where the gold option is a shown line's `whole` list, each level first tries the lists of its size whole, as a
+    mix of names seldom is one. `pools`: (the strong names, every name), each sorted and distinct. The consumer stops
+    drawing once it has its decoys: nothing is drawn from a row's stream after them."""
     strong, pool = pools
-    for group in [*near, *shuffled(rng, lists)]:
+    groups = [*near, *shuffled(rng, lists)]
+    for group in groups:
         if len(group) >= k:
             yield group, LOOKS, GROUP_DRAWS
+    wholes = [group for group in groups if len(group) == k] if whole else []
     for alike in range(LOOKS, 0, -1):
-        names = strong if alike > 2 else pool
+        if alike < LOOKS:
+            for group in wholes:
+                yield group, alike, 1
+        names = strong if alike > FEWEST else pool
         if len(names) > k:
             yield names, alike, LOOK_TRIES
     if len(pool) >= k:

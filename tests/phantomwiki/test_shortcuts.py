@@ -31,6 +31,7 @@ PROBES = {  # every probe the tests hold, by the start of its name
     "a person named by",
     "options -> gold option",
     "option-feature scorer -> gold option",
+    "a whole shown list -> the question's answer",
     "option-feature scorer -> the question's answer",
     "an option holds a name or value no shown document states -> refuse",
     "sufficient rows with a wrong option no shown document states",

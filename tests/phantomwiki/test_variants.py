@@ -192,6 +192,31 @@ def test_decoys_have_the_gold_options_shape_and_come_from_the_shown_documents():
     assert sum(stated) / len(stated) > 0.97
 
 
+def _line_lists(row) -> set[frozenset[str]]:
+    """The names each shown "The <relation> of <person> is/are <names>." line lists, as sets."""
+    found = set()
+    for document in row["documents"]:
+        for line in document["text"].splitlines():
+            if line.startswith("The ") and (" is " in line or " are " in line):
+                names = line.rstrip(".").split(" are " if " are " in line else " is ", 1)[1]
+                found.add(frozenset(names.split(", ")))
+    return found
+
+
+def test_decoys_are_one_shown_lines_whole_list_about_as_often_as_the_gold():
+    gold_whole, decoy_whole = [], []
+    for row in instances("n500_s1"):
+        options = row["answer_options"]
+        gold = options[row["gold_answer_idx"]]
+        if row["answerable"] != "sufficient" or not row["question"].startswith("Who"):
+            continue
+        lists = _line_lists(row)
+        gold_whole.append(frozenset(gold.split(", ")) in lists)
+        decoy_whole += [frozenset(o.split(", ")) in lists for o in options if o not in (gold, UNANSWERABLE)]
+    assert len(gold_whole) > 40
+    assert abs(sum(gold_whole) / len(gold_whole) - sum(decoy_whole) / len(decoy_whole)) < 0.08  # 0.10.0: 0.43 / 0.19
+
+
 def test_count_decoys_are_not_centred_on_the_gold_count():
     ranks = Counter()
     for row in instances("n500_s1"):

@@ -41,12 +41,14 @@ def _progress(config: str):
     return say
 
 
-def measure(config: str) -> list[tuple[str, float, float]]:
-    """(stage, seconds, peak RSS in MB so far) for one configuration, in this process."""
+def measure(config: str, processes: int) -> list[tuple[str, float, float]]:
+    """(stage, seconds, peak RSS in MB so far) for one configuration, in this process and `processes` - 1 forked
+    workers making the instances and rag rows (as `generate` does)."""
     from leakproof_qa.builders.export import write_rows
     from leakproof_qa.builders.phantomwiki import rows as engine
     from leakproof_qa.builders.phantomwiki.config import SUBSETS, settings_from
     from leakproof_qa.builders.phantomwiki.features import arrow_schema
+    from leakproof_qa.builders.phantomwiki.forked_rows import ForkedRows
 
     settings = settings_from(config)[0]
     stages = []
@@ -54,18 +56,26 @@ def measure(config: str) -> list[tuple[str, float, float]]:
     generated = engine.generate(settings, progress=say)
     peak = _peak_mb()
     stages += [(stage, seconds, peak) for stage, seconds in generated.timings.items()]
-    with tempfile.TemporaryDirectory() as out:
+    queries = _evidence_stages(generated, stages)  # before the workers fork: they inherit the index
+    say("fork")
+    start = time.perf_counter()
+    with tempfile.TemporaryDirectory() as out, ForkedRows(generated, SUBSETS, processes) as made:
+        stages.append(
+            (f"fork ({made.processes} processes make instances, rag)", time.perf_counter() - start, _peak_mb())
+        )
         for subset in SUBSETS:
-            if subset == "instances":
-                queries = _evidence_stages(generated, stages)
             say(f"write {subset}")
             start = time.perf_counter()
-            rows = engine.ROWS[subset](generated)
+            rows = made.rows(subset)
             write_rows(rows, Path(out) / f"{subset}.parquet", "parquet", arrow_schema(subset))
             stages.append((f"write {subset}", time.perf_counter() - start, _peak_mb()))
             if subset in ("instances", "rag"):
-                stages.append((f"  of which {queries[1]} BM25 queries", queries[0], _peak_mb()))
+                mine = " (in this process)" if made.processes > 1 else ""
+                stages.append((f"  of which {queries[1]} BM25 queries{mine}", queries[0], _peak_mb()))
                 queries[:] = [0.0, 0]
+    workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    if workers:
+        stages.append(("peak RSS of a worker (shares the pages it did not change)", 0.0, workers))
     say("done")
     return stages
 
@@ -98,6 +108,7 @@ def _evidence_stages(generated, stages: list) -> list:
 
 def main() -> None:
     from leakproof_qa.builders.phantomwiki.config import format_name
+    from leakproof_qa.builders.processes import default_processes
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", type=int, nargs="+", default=DEFAULT_SIZES)
@@ -111,6 +122,13 @@ def main() -> None:
         help="also print the N functions with the most cumulative time (cProfile) per size; profiling slows "
         "the run, so take the timings from a run without it",
     )
+    parser.add_argument(
+        "--num-proc",
+        type=int,
+        default=default_processes(),
+        metavar="K",
+        help=f"processes making one universe's instances and rag rows (default {default_processes()}, as generate)",
+    )
     parser.add_argument("--one", help=argparse.SUPPRESS)  # internal: measure one config, print JSON
     args = parser.parse_args()
     if args.one:
@@ -121,12 +139,12 @@ def main() -> None:
             import pstats
 
             profiler = cProfile.Profile()
-            stages = profiler.runcall(measure, args.one)
+            stages = profiler.runcall(measure, args.one, args.num_proc)
             written = io.StringIO()
             pstats.Stats(profiler, stream=written).sort_stats("cumulative").print_stats(args.profile)
             report = written.getvalue()
         else:
-            stages = measure(args.one)
+            stages = measure(args.one, args.num_proc)
         print(json.dumps({"stages": stages, "profile": report}))
         return
     profiles: list[tuple[int, str]] = []
@@ -136,7 +154,7 @@ def main() -> None:
     for size in args.sizes:
         config = format_name(size, args.depth, args.seed)
         start = time.perf_counter()
-        command = [sys.executable, __file__, "--one", config] + (
+        command = [sys.executable, __file__, "--one", config, "--num-proc", str(args.num_proc)] + (
             ["--profile", str(args.profile)] if args.profile else []
         )
         done = subprocess.run(command, stdout=subprocess.PIPE, text=True)  # its stage lines go to our stderr

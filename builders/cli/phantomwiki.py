@@ -24,7 +24,7 @@ from ..phantomwiki.config import (
     settings_from,
     universe_name,
 )
-from ..processes import each_result
+from ..processes import default_processes, each_result
 from ..publishing.passphrase import add_passphrase_options, passphrase_from
 from . import show, verify
 
@@ -111,26 +111,29 @@ def _say(line: str) -> None:
 
 
 def write_files(
-    settings: Settings, subsets: list[str], out: Path, file_format: str, bars: bool = False
+    settings: Settings, subsets: list[str], out: Path, file_format: str, bars: bool = False, processes: int = 1
 ) -> tuple[Any, dict[str, int]]:
     """Generate one universe and write `subsets` into `out`: (the generated universe, rows written per subset).
-    `bars` draws the stage and row bars (for one universe at a time; a pool of them prints a line each)."""
+    `bars` draws the stage and row bars (for one universe at a time; a pool of them prints a line each); the
+    instances and rag rows are made in `processes` processes (forked_rows.py: the same files)."""
     from ..export import write_rows
-    from ..phantomwiki import rows as engine
     from ..phantomwiki.features import arrow_schema
+    from ..phantomwiki.forked_rows import ForkedRows
     from ..progress import counted
     from . import prepared
 
     generated = prepared(settings, subsets, bars)
     written = {}
-    for subset in subsets:
-        began = time.perf_counter()
-        rows = engine.ROWS[subset](generated)
-        if bars:
-            total = {"questions": len(generated.questions), "corpus": len(generated.articles), "database": 1}
-            rows = counted(rows, f"writing {subset}", total.get(subset))
-        written[subset] = write_rows(rows, out / f"{subset}.{file_format}", file_format, arrow_schema(subset, settings))
-        generated.timings[f"write {subset}"] = time.perf_counter() - began
+    with ForkedRows(generated, subsets, processes) as made:
+        for subset in subsets:
+            began = time.perf_counter()
+            rows = made.rows(subset)
+            if bars:
+                total = {"questions": len(generated.questions), "corpus": len(generated.articles), "database": 1}
+                rows = counted(rows, f"writing {subset}", total.get(subset))
+            schema = arrow_schema(subset, settings)
+            written[subset] = write_rows(rows, out / f"{subset}.{file_format}", file_format, schema)
+            generated.timings[f"write {subset}"] = time.perf_counter() - began
     return generated, written
 
 
@@ -171,7 +174,7 @@ def _generate(args: argparse.Namespace) -> int:
         )
     start = time.perf_counter()
     if len(universes) == 1:
-        generated, written = write_files(universes[0], subsets, out, args.format, bars=True)
+        generated, written = write_files(universes[0], subsets, out, args.format, bars=True, processes=args.num_proc)
         print(summary(generated, written, time.perf_counter() - start))
         print(f"wrote {', '.join(f'{s}.{args.format}' for s in subsets)} to {out}")
         return 0
@@ -323,9 +326,10 @@ def parser(faces: Mapping[str, Face] | None = None) -> argparse.ArgumentParser:
     gen.add_argument(
         "--num-proc",
         type=int,
-        default=1,
+        default=default_processes(),
         metavar="K",
-        help="generate K universes at once, in K processes (default 1; the files are the same)",
+        help="processes: K universes at once, or one universe's instances and rag rows made in K "
+        f"(default {default_processes()}, two on two cores; the files are the same)",
     )
     gen.add_argument(
         "--subsets",

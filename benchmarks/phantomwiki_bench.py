@@ -42,13 +42,14 @@ def _progress(config: str):
 
 
 def measure(config: str, processes: int) -> list[tuple[str, float, float]]:
-    """(stage, seconds, peak RSS in MB so far) for one configuration, in this process and `processes` - 1 forked
-    workers making the instances and rag rows (as `generate` does)."""
+    """(stage, seconds, peak RSS in MB so far) for one configuration: as `generate` writes it in `processes`
+    processes, or (one process) stage by stage, with the BM25 index and queries apart."""
+    if processes > 1:
+        return _measure_forked(config, processes)
     from leakproof_qa.builders.export import write_rows
     from leakproof_qa.builders.phantomwiki import rows as engine
     from leakproof_qa.builders.phantomwiki.config import SUBSETS, settings_from
     from leakproof_qa.builders.phantomwiki.features import arrow_schema
-    from leakproof_qa.builders.phantomwiki.forked_rows import ForkedRows
 
     settings = settings_from(config)[0]
     stages = []
@@ -56,27 +57,37 @@ def measure(config: str, processes: int) -> list[tuple[str, float, float]]:
     generated = engine.generate(settings, progress=say)
     peak = _peak_mb()
     stages += [(stage, seconds, peak) for stage, seconds in generated.timings.items()]
-    queries = _evidence_stages(generated, stages)  # before the workers fork: they inherit the index
-    say("fork")
-    start = time.perf_counter()
-    with tempfile.TemporaryDirectory() as out, ForkedRows(generated, SUBSETS, processes) as made:
-        stages.append(
-            (f"fork ({made.processes} processes make instances, rag)", time.perf_counter() - start, _peak_mb())
-        )
+    with tempfile.TemporaryDirectory() as out:
         for subset in SUBSETS:
+            if subset == "instances":
+                queries = _evidence_stages(generated, stages)
             say(f"write {subset}")
             start = time.perf_counter()
-            rows = made.rows(subset)
+            rows = engine.ROWS[subset](generated)
             write_rows(rows, Path(out) / f"{subset}.parquet", "parquet", arrow_schema(subset))
             stages.append((f"write {subset}", time.perf_counter() - start, _peak_mb()))
             if subset in ("instances", "rag"):
-                mine = " (in this process)" if made.processes > 1 else ""
-                stages.append((f"  of which {queries[1]} BM25 queries{mine}", queries[0], _peak_mb()))
+                stages.append((f"  of which {queries[1]} BM25 queries", queries[0], _peak_mb()))
                 queries[:] = [0.0, 0]
-    workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    if workers:
-        stages.append(("peak RSS of a worker (shares the pages it did not change)", 0.0, workers))
     say("done")
+    return stages
+
+
+def _measure_forked(config: str, processes: int) -> list[tuple[str, float, float]]:
+    """measure() through generate's own write_files: a forked writer writes the files while this process and
+    `processes` - 1 forked workers make the rows, so the stages overlap (their seconds add up to more than the
+    wall time); the writer's stages are its own seconds, the peak RSS this process's, then the largest worker's."""
+    from leakproof_qa.builders.cli.phantomwiki import write_files
+    from leakproof_qa.builders.phantomwiki.config import SUBSETS, settings_from
+
+    settings = settings_from(config)[0]
+    with tempfile.TemporaryDirectory() as out:
+        say = _progress(config)
+        generated, _ = write_files(settings, list(SUBSETS), Path(out), "parquet", processes=processes, progress=say)
+    peak = _peak_mb()
+    stages = [(stage, seconds, peak) for stage, seconds in generated.timings.items()]
+    workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    stages.append(("peak RSS of the largest worker or writer (shares the pages it did not change)", 0.0, workers))
     return stages
 
 

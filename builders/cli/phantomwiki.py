@@ -111,30 +111,48 @@ def _say(line: str) -> None:
 
 
 def write_files(
-    settings: Settings, subsets: list[str], out: Path, file_format: str, bars: bool = False, processes: int = 1
+    settings: Settings,
+    subsets: list[str],
+    out: Path,
+    file_format: str,
+    bars: bool = False,
+    processes: int = 1,
+    progress: Callable[[str], None] | None = None,
 ) -> tuple[Any, dict[str, int]]:
     """Generate one universe and write `subsets` into `out`: (the generated universe, rows written per subset).
-    `bars` draws the stage and row bars (for one universe at a time; a pool of them prints a line each); the
-    instances and rag rows are made in `processes` processes (forked_rows.py: the same files)."""
-    from ..export import write_rows
-    from ..phantomwiki.features import arrow_schema
+    `bars` draws the stage and row bars (for one universe at a time; a pool of them prints a line each). With
+    `processes` > 1 a forked writer writes the files (forked_writer.py) and the instances and rag rows are made in
+    `processes` processes (forked_rows.py): the same files. Without bars, `progress` is told each stage as it
+    begins."""
+    from ..phantomwiki import rows as engine
+    from ..phantomwiki.config import universe_name
     from ..phantomwiki.forked_rows import ForkedRows
-    from ..progress import counted
-    from . import prepared
+    from ..phantomwiki.forked_writer import ForkedWriter
+    from ..progress import StageBar, counted
 
-    generated = prepared(settings, subsets, bars)
-    written = {}
-    with ForkedRows(generated, subsets, processes) as made:
-        for subset in subsets:
-            began = time.perf_counter()
-            rows = made.rows(subset)
-            if bars:
-                total = {"questions": len(generated.questions), "corpus": len(generated.articles), "database": 1}
-                rows = counted(rows, f"writing {subset}", total.get(subset))
-            schema = arrow_schema(subset, settings)
-            written[subset] = write_rows(rows, out / f"{subset}.{file_format}", file_format, schema)
-            generated.timings[f"write {subset}"] = time.perf_counter() - began
-    return generated, written
+    bar = StageBar(universe_name(settings), engine.stage_names(subsets)) if bars else None
+    generated = engine.generate(settings, False, "corpus" in subsets, progress=bar if bar is not None else progress)
+    with ForkedWriter(generated, out, file_format, processes) as writer:
+        early = [name for name in ("corpus", "database") if name in subsets and writer.forked]
+        for name in early:  # what the universe and its articles make, written while the questions are sampled
+            writer.write(name)
+        engine.prepare(generated, subsets)
+        if bar is not None:
+            bar.close()
+        with ForkedRows(generated, subsets, processes) as made:
+            for subset in [name for name in subsets if name not in early]:
+                began = time.perf_counter()
+                rows = made.rows(subset)
+                if bars and not writer.forked:
+                    total = {"questions": len(generated.questions), "corpus": len(generated.articles), "database": 1}
+                    rows = counted(rows, f"writing {subset}", total.get(subset))
+                writer.write(subset, rows)
+                if writer.forked:  # the rows made here, the file written there meanwhile
+                    generated.timings[f"rows {subset}"] = time.perf_counter() - began
+        written = writer.close()
+    for subset in subsets:
+        generated.timings[f"write {subset}"] = written[subset][1]
+    return generated, {subset: written[subset][0] for subset in subsets}
 
 
 def _write_in_worker(settings: Settings, subsets: list[str], out: Path, file_format: str) -> tuple[int, float]:

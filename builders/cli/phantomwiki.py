@@ -126,7 +126,7 @@ def write_files(
     begins."""
     from ..phantomwiki import rows as engine
     from ..phantomwiki.config import universe_name
-    from ..phantomwiki.forked_rows import ForkedRows
+    from ..phantomwiki.forked_rows import ForkedRows, index_elsewhere, take_index
     from ..phantomwiki.forked_writer import ForkedWriter
     from ..progress import StageBar, counted
 
@@ -136,7 +136,9 @@ def write_files(
         early = [name for name in ("corpus", "database") if name in subsets and writer.forked]
         for name in early:  # what the universe and its articles make, written while the questions are sampled
             writer.write(name)
+        index = index_elsewhere(generated, subsets, processes)  # built meanwhile too
         engine.prepare(generated, subsets)
+        take_index(generated, index)
         if bar is not None:
             bar.close()
         with ForkedRows(generated, subsets, processes) as made:

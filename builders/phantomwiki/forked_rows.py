@@ -15,8 +15,13 @@ import multiprocessing
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from ..processes import ForkedCall
+from ..retrieval import Bm25Index
+from .corpus import Corpus
+from .distractor_pool import DistractorPool
 from .rag_rows import build_rag, every_rag_row
 from .rows import PARTS, ROWS, Generated, instance_evidence, instance_rows, part_of, shared_evidence
+from .stages import timed
 
 HEAVY = ("instances", "rag")
 """The subsets whose rows take most of the time (per question: labels, shadows, distractors, options, retrieval)."""
@@ -30,6 +35,31 @@ PartRows = dict[str, list[Any]]
 def can_fork() -> bool:
     """Whether this platform starts processes by fork (the workers must inherit the generated universe)."""
     return "fork" in multiprocessing.get_all_start_methods()
+
+
+def needs_index(generated: Generated, subsets: Sequence[str]) -> bool:
+    """Whether the rows of `subsets` query the BM25 index (rag retrieves with it; hard distractors rank by it)."""
+    return "rag" in subsets or "instances" in subsets and generated.settings.distractors == "hard"
+
+
+def build_index(generated: Generated) -> Bm25Index:
+    """The BM25 index over the articles of `generated` that its evidence would build (DistractorPool.index)."""
+    return DistractorPool(Corpus(generated), generated.settings).index
+
+
+def index_elsewhere(generated: Generated, subsets: Sequence[str], processes: int) -> ForkedCall | None:
+    """The BM25 index `subsets` need, built in a forked process from the articles (they are all it reads) while
+    this one samples the questions; None where one process is asked for or no index is needed."""
+    if processes == 1 or not can_fork() or not needs_index(generated, subsets):
+        return None
+    return ForkedCall(build_index, generated)
+
+
+def take_index(generated: Generated, building: ForkedCall | None) -> None:
+    """Give the evidence of `generated` the index `index_elsewhere` built, waiting for it (a stage: 'BM25 index')."""
+    if building is not None:
+        with timed(generated.timings, "BM25 index", generated.progress):
+            shared_evidence(generated).pool.index = building.result()
 
 
 def part_rows(generated: Generated, subsets: Sequence[str], part: int) -> PartRows:
@@ -82,7 +112,10 @@ class ForkedRows:
             return
         if "instances" in self.heavy:
             instance_evidence(generated)  # a length the universe cannot fill is refused here, once, before forking
-        shared_evidence(generated)
+        evidence = shared_evidence(generated)
+        if needs_index(generated, self.heavy) and "BM25 index" not in generated.timings:  # shared, not built twice
+            with timed(generated.timings, "BM25 index", generated.progress):
+                _ = evidence.pool.index  # built on first use
         context = multiprocessing.get_context("fork")
         self._counter = context.Value("i", 0)
         for _ in range(processes - 1):

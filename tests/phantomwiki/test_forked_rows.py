@@ -6,8 +6,16 @@ import pytest
 
 from leakproof_qa.builders.phantomwiki import forked_rows
 from leakproof_qa.builders.phantomwiki.config import SUBSETS, settings_from
-from leakproof_qa.builders.phantomwiki.forked_rows import FEWEST_QUESTIONS, ForkedRows, can_fork
-from leakproof_qa.builders.phantomwiki.rows import ROWS, generate, prepare
+from leakproof_qa.builders.phantomwiki.forked_rows import (
+    FEWEST_QUESTIONS,
+    ForkedRows,
+    build_index,
+    can_fork,
+    index_elsewhere,
+    take_index,
+)
+from leakproof_qa.builders.phantomwiki.rows import ROWS, generate, prepare, shared_evidence
+from leakproof_qa.builders.processes import ForkedCall
 
 pytestmark = pytest.mark.skipif(not can_fork(), reason="workers are forked")
 
@@ -79,3 +87,27 @@ def test_fewer_than_one_process_is_refused_in_one_line():
     generated = generate(settings_from("n30_s1")[0])
     with pytest.raises(ValueError, match="processes=0 must be at least 1"):
         ForkedRows(generated, SUBSETS, 0)
+
+
+def test_the_index_built_in_a_forked_process_ranks_as_the_one_built_here():
+    generated = generate(settings_from("n120_s5", questions_per_template=1)[0])
+    building = index_elsewhere(generated, SUBSETS, 2)
+    assert building is not None
+    take_index(generated, building)
+    there = shared_evidence(generated).pool.index
+    here = build_index(generated)
+    query = generated.questions[0].question
+    assert there.retrieve([query], 10) == here.retrieve([query], 10)
+    assert there.scores(query).tolist() == here.scores(query).tolist()
+
+
+def test_no_index_is_built_elsewhere_for_one_process_or_subsets_without_retrieval():
+    generated = generate(settings_from("n40_s1")[0], with_questions=False)
+    assert index_elsewhere(generated, SUBSETS, 1) is None
+    assert index_elsewhere(generated, ["questions", "corpus"], 2) is None
+
+
+def test_a_forked_calls_error_is_raised_here():
+    with pytest.raises(ZeroDivisionError):
+        ForkedCall(divmod, 1, 0).result()
+    assert ForkedCall(divmod, 7, 2).result() == (3, 1)

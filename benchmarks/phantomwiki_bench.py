@@ -84,6 +84,7 @@ def _measure_forked(config: str, processes: int) -> list[tuple[str, float, float
     with tempfile.TemporaryDirectory() as out:
         say = _progress(config)
         generated, _ = write_files(settings, list(SUBSETS), Path(out), "parquet", processes=processes, progress=say)
+    say("done")
     peak = _peak_mb()
     stages = [(stage, seconds, peak) for stage, seconds in generated.timings.items()]
     workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024

@@ -134,7 +134,9 @@ def write_files(
     generated = engine.generate(settings, False, "corpus" in subsets, progress=bar if bar is not None else progress)
     with ForkedWriter(generated, out, file_format, processes) as writer:
         early = [name for name in ("corpus", "database") if name in subsets and writer.forked]
+        tell = progress if bar is None and progress is not None else lambda stage: None
         for name in early:  # what the universe and its articles make, written while the questions are sampled
+            tell(f"write {name}")
             writer.write(name)
         index = index_elsewhere(generated, subsets, processes)  # built meanwhile too
         engine.prepare(generated, subsets)
@@ -143,6 +145,7 @@ def write_files(
             bar.close()
         with ForkedRows(generated, subsets, processes) as made:
             for subset in [name for name in subsets if name not in early]:
+                tell(f"write {subset}")
                 began = time.perf_counter()
                 rows = made.rows(subset)
                 if bars and not writer.forked:

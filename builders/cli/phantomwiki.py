@@ -126,9 +126,9 @@ def write_files(
     begins."""
     from ..phantomwiki import rows as engine
     from ..phantomwiki.config import universe_name
-    from ..phantomwiki.forked_rows import ForkedRows, index_elsewhere, take_index
-    from ..phantomwiki.forked_writer import ForkedWriter
     from ..progress import StageBar, counted
+    from .forked_rows import ForkedRows, index_elsewhere, take_index
+    from .forked_writer import ForkedWriter
 
     bar = StageBar(universe_name(settings), engine.stage_names(subsets)) if bars else None
     generated = engine.generate(settings, False, "corpus" in subsets, progress=bar if bar is not None else progress)

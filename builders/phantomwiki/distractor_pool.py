@@ -36,7 +36,7 @@ class DistractorPool:
 
     @index.setter
     def index(self, index: Bm25Index) -> None:
-        """Use an index built elsewhere over the same articles (forked_rows.build_index: in another process)."""
+        """Use an index built elsewhere over the same articles (cli/forked_rows.build_index: in another process)."""
         self._index = index
 
     def _query_scores(self, question: Question, evidence: Sequence[str]) -> np.ndarray:

@@ -64,7 +64,7 @@ def build_rag(
     question, or for `questions`). With `rag_rows="balanced"` (the default), only the rows `rag_balanced` keeps."""
     evidence = evidence or Evidence(generated, settings)
     if evidence.settings.rag_rows == "all":
-        if questions is None and evidence.rag_every is not None:  # made already, part by part (forked_rows.py)
+        if questions is None and evidence.rag_every is not None:  # made already, part by part (cli/forked_rows.py)
             return [row for _, row in evidence.rag_every]
         return [row for _, row in every_rag_row(evidence, generated.questions if questions is None else questions)]
     kept = rag_balanced(evidence, generated.questions)
@@ -110,7 +110,7 @@ def rag_balanced(evidence: Evidence, questions: Sequence[Question]) -> set[str]:
         return evidence.rag_kept
     s = evidence.settings
     cells: dict[tuple[object, ...], tuple[list[str], list[str]]] = {}
-    if evidence.rag_every is None:  # else made already, for every question, part by part (forked_rows.py)
+    if evidence.rag_every is None:  # else made already, for every question, part by part (cli/forked_rows.py)
         evidence.rag_every = every_rag_row(evidence, questions)
     for cell, row in evidence.rag_every:
         if cell[-1] and not s.attribute_questions:

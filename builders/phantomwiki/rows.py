@@ -53,8 +53,8 @@ Part = tuple[int, int]
 WHOLE: Part = (0, 1)
 PARTS = 16
 """Contiguous parts of a subset's rows: the shards `load_dataset(num_proc=K)` spreads over K processes (at most 16)
-and the units forked_rows hands to its workers; in order they make up the subset, so any number of processes gives
-the same rows."""
+and the units cli/forked_rows.py hands to its workers; in order they make up the subset, so any number of processes
+gives the same rows."""
 T = TypeVar("T")
 
 

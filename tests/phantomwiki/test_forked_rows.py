@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from leakproof_qa.builders.phantomwiki import forked_rows
-from leakproof_qa.builders.phantomwiki.config import SUBSETS, settings_from
-from leakproof_qa.builders.phantomwiki.forked_rows import (
+from leakproof_qa.builders.cli import forked_rows
+from leakproof_qa.builders.cli.forked_rows import (
     FEWEST_QUESTIONS,
     ForkedRows,
     build_index,
@@ -14,6 +13,7 @@ from leakproof_qa.builders.phantomwiki.forked_rows import (
     index_elsewhere,
     take_index,
 )
+from leakproof_qa.builders.phantomwiki.config import SUBSETS, settings_from
 from leakproof_qa.builders.phantomwiki.rows import ROWS, generate, prepare, shared_evidence
 from leakproof_qa.builders.processes import ForkedCall
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from leakproof_qa.builders.cli.forked_rows import can_fork
+from leakproof_qa.builders.cli.forked_writer import ForkedWriter
 from leakproof_qa.builders.phantomwiki.config import settings_from
-from leakproof_qa.builders.phantomwiki.forked_rows import can_fork
-from leakproof_qa.builders.phantomwiki.forked_writer import ForkedWriter
 from leakproof_qa.builders.phantomwiki.rows import ROWS, generate
 
 pytestmark = pytest.mark.skipif(not can_fork(), reason="the writer is forked")

@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from ..export import write_rows
-from .features import arrow_schema
+from ..phantomwiki.features import arrow_schema
+from ..phantomwiki.rows import ROWS, Generated
 from .forked_rows import can_fork
-from .rows import ROWS, Generated
 
 Written = dict[str, tuple[int, float]]
 """Subset -> (rows written, seconds its file took)."""

@@ -15,13 +15,13 @@ import multiprocessing
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from ..phantomwiki.corpus import Corpus
+from ..phantomwiki.distractor_pool import DistractorPool
+from ..phantomwiki.rag_rows import build_rag, every_rag_row
+from ..phantomwiki.rows import PARTS, ROWS, Generated, instance_evidence, instance_rows, part_of, shared_evidence
+from ..phantomwiki.stages import timed
 from ..processes import ForkedCall
 from ..retrieval import Bm25Index
-from .corpus import Corpus
-from .distractor_pool import DistractorPool
-from .rag_rows import build_rag, every_rag_row
-from .rows import PARTS, ROWS, Generated, instance_evidence, instance_rows, part_of, shared_evidence
-from .stages import timed
 
 HEAVY = ("instances", "rag")
 """The subsets whose rows take most of the time (per question: labels, shadows, distractors, options, retrieval)."""

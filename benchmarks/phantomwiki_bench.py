@@ -41,8 +41,11 @@ def _progress(config: str):
     return say
 
 
-def measure(config: str) -> list[tuple[str, float, float]]:
-    """(stage, seconds, peak RSS in MB so far) for one configuration, in this process."""
+def measure(config: str, processes: int) -> list[tuple[str, float, float]]:
+    """(stage, seconds, peak RSS in MB so far) for one configuration: as `generate` writes it in `processes`
+    processes, or (one process) stage by stage, with the BM25 index and queries apart."""
+    if processes > 1:
+        return _measure_forked(config, processes)
     from leakproof_qa.builders.export import write_rows
     from leakproof_qa.builders.phantomwiki import rows as engine
     from leakproof_qa.builders.phantomwiki.config import SUBSETS, settings_from
@@ -67,6 +70,25 @@ def measure(config: str) -> list[tuple[str, float, float]]:
                 stages.append((f"  of which {queries[1]} BM25 queries", queries[0], _peak_mb()))
                 queries[:] = [0.0, 0]
     say("done")
+    return stages
+
+
+def _measure_forked(config: str, processes: int) -> list[tuple[str, float, float]]:
+    """measure() through generate's own write_files: a forked writer writes the files while this process and
+    `processes` - 1 forked workers make the rows, so the stages overlap (their seconds add up to more than the
+    wall time); the writer's stages are its own seconds, the peak RSS this process's, then the largest worker's."""
+    from leakproof_qa.builders.cli.phantomwiki import write_files
+    from leakproof_qa.builders.phantomwiki.config import SUBSETS, settings_from
+
+    settings = settings_from(config)[0]
+    with tempfile.TemporaryDirectory() as out:
+        say = _progress(config)
+        generated, _ = write_files(settings, list(SUBSETS), Path(out), "parquet", processes=processes, progress=say)
+    say("done")
+    peak = _peak_mb()
+    stages = [(stage, seconds, peak) for stage, seconds in generated.timings.items()]
+    workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    stages.append(("peak RSS of the largest worker or writer (shares the pages it did not change)", 0.0, workers))
     return stages
 
 
@@ -98,6 +120,7 @@ def _evidence_stages(generated, stages: list) -> list:
 
 def main() -> None:
     from leakproof_qa.builders.phantomwiki.config import format_name
+    from leakproof_qa.builders.processes import default_processes
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", type=int, nargs="+", default=DEFAULT_SIZES)
@@ -111,6 +134,13 @@ def main() -> None:
         help="also print the N functions with the most cumulative time (cProfile) per size; profiling slows "
         "the run, so take the timings from a run without it",
     )
+    parser.add_argument(
+        "--num-proc",
+        type=int,
+        default=default_processes(),
+        metavar="K",
+        help=f"processes making one universe's instances and rag rows (default {default_processes()}, as generate)",
+    )
     parser.add_argument("--one", help=argparse.SUPPRESS)  # internal: measure one config, print JSON
     args = parser.parse_args()
     if args.one:
@@ -121,12 +151,12 @@ def main() -> None:
             import pstats
 
             profiler = cProfile.Profile()
-            stages = profiler.runcall(measure, args.one)
+            stages = profiler.runcall(measure, args.one, args.num_proc)
             written = io.StringIO()
             pstats.Stats(profiler, stream=written).sort_stats("cumulative").print_stats(args.profile)
             report = written.getvalue()
         else:
-            stages = measure(args.one)
+            stages = measure(args.one, args.num_proc)
         print(json.dumps({"stages": stages, "profile": report}))
         return
     profiles: list[tuple[int, str]] = []
@@ -136,7 +166,7 @@ def main() -> None:
     for size in args.sizes:
         config = format_name(size, args.depth, args.seed)
         start = time.perf_counter()
-        command = [sys.executable, __file__, "--one", config] + (
+        command = [sys.executable, __file__, "--one", config, "--num-proc", str(args.num_proc)] + (
             ["--profile", str(args.profile)] if args.profile else []
         )
         done = subprocess.run(command, stdout=subprocess.PIPE, text=True)  # its stage lines go to our stderr

@@ -29,9 +29,8 @@ _DESCRIPTION = (
 _CITATION = cards.text("phantom_wiki.bib")
 _HOMEPAGE = "https://github.com/kilian-group/phantom-wiki"
 _LICENSE = "cc-by-4.0"
-PARTS = 16
-"""Contiguous parts of a subset's rows, the shards `load_dataset(num_proc=K)` spreads over K processes (at most 16);
-in order they make up the subset, so any num_proc gives the same rows."""
+PARTS = engine.PARTS
+"""Contiguous parts of a subset's rows, the shards `load_dataset(num_proc=K)` spreads over K processes (at most 16)."""
 
 
 @lru_cache(maxsize=64)

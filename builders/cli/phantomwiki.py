@@ -24,7 +24,7 @@ from ..phantomwiki.config import (
     settings_from,
     universe_name,
 )
-from ..processes import each_result
+from ..processes import default_processes, each_result
 from ..publishing.passphrase import add_passphrase_options, passphrase_from
 from . import show, verify
 
@@ -111,27 +111,53 @@ def _say(line: str) -> None:
 
 
 def write_files(
-    settings: Settings, subsets: list[str], out: Path, file_format: str, bars: bool = False
+    settings: Settings,
+    subsets: list[str],
+    out: Path,
+    file_format: str,
+    bars: bool = False,
+    processes: int = 1,
+    progress: Callable[[str], None] | None = None,
 ) -> tuple[Any, dict[str, int]]:
     """Generate one universe and write `subsets` into `out`: (the generated universe, rows written per subset).
-    `bars` draws the stage and row bars (for one universe at a time; a pool of them prints a line each)."""
-    from ..export import write_rows
+    `bars` draws the stage and row bars (for one universe at a time; a pool of them prints a line each). With
+    `processes` > 1 a forked writer writes the files (forked_writer.py) and the instances and rag rows are made in
+    `processes` processes (forked_rows.py): the same files. Without bars, `progress` is told each stage as it
+    begins."""
     from ..phantomwiki import rows as engine
-    from ..phantomwiki.features import arrow_schema
-    from ..progress import counted
-    from . import prepared
+    from ..phantomwiki.config import universe_name
+    from ..progress import StageBar, counted
+    from .forked_rows import ForkedRows, index_elsewhere, take_index
+    from .forked_writer import ForkedWriter
 
-    generated = prepared(settings, subsets, bars)
-    written = {}
+    bar = StageBar(universe_name(settings), engine.stage_names(subsets)) if bars else None
+    generated = engine.generate(settings, False, "corpus" in subsets, progress=bar if bar is not None else progress)
+    with ForkedWriter(generated, out, file_format, processes) as writer:
+        early = [name for name in ("corpus", "database") if name in subsets and writer.forked]
+        tell = progress if bar is None and progress is not None else lambda stage: None
+        for name in early:  # what the universe and its articles make, written while the questions are sampled
+            tell(f"write {name}")
+            writer.write(name)
+        index = index_elsewhere(generated, subsets, processes)  # built meanwhile too
+        engine.prepare(generated, subsets)
+        take_index(generated, index)
+        if bar is not None:
+            bar.close()
+        with ForkedRows(generated, subsets, processes) as made:
+            for subset in [name for name in subsets if name not in early]:
+                tell(f"write {subset}")
+                began = time.perf_counter()
+                rows = made.rows(subset)
+                if bars and not writer.forked:
+                    total = {"questions": len(generated.questions), "corpus": len(generated.articles), "database": 1}
+                    rows = counted(rows, f"writing {subset}", total.get(subset))
+                writer.write(subset, rows)
+                if writer.forked:  # the rows made here, the file written there meanwhile
+                    generated.timings[f"rows {subset}"] = time.perf_counter() - began
+        written = writer.close()
     for subset in subsets:
-        began = time.perf_counter()
-        rows = engine.ROWS[subset](generated)
-        if bars:
-            total = {"questions": len(generated.questions), "corpus": len(generated.articles), "database": 1}
-            rows = counted(rows, f"writing {subset}", total.get(subset))
-        written[subset] = write_rows(rows, out / f"{subset}.{file_format}", file_format, arrow_schema(subset, settings))
-        generated.timings[f"write {subset}"] = time.perf_counter() - began
-    return generated, written
+        generated.timings[f"write {subset}"] = written[subset][1]
+    return generated, {subset: written[subset][0] for subset in subsets}
 
 
 def _write_in_worker(settings: Settings, subsets: list[str], out: Path, file_format: str) -> tuple[int, float]:
@@ -171,7 +197,7 @@ def _generate(args: argparse.Namespace) -> int:
         )
     start = time.perf_counter()
     if len(universes) == 1:
-        generated, written = write_files(universes[0], subsets, out, args.format, bars=True)
+        generated, written = write_files(universes[0], subsets, out, args.format, bars=True, processes=args.num_proc)
         print(summary(generated, written, time.perf_counter() - start))
         print(f"wrote {', '.join(f'{s}.{args.format}' for s in subsets)} to {out}")
         return 0
@@ -323,9 +349,10 @@ def parser(faces: Mapping[str, Face] | None = None) -> argparse.ArgumentParser:
     gen.add_argument(
         "--num-proc",
         type=int,
-        default=1,
+        default=default_processes(),
         metavar="K",
-        help="generate K universes at once, in K processes (default 1; the files are the same)",
+        help="processes: K universes at once, or one universe's instances and rag rows made in K "
+        f"(default {default_processes()}, two on two cores; the files are the same)",
     )
     gen.add_argument(
         "--subsets",

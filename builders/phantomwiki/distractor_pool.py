@@ -34,6 +34,11 @@ class DistractorPool:
             self._index = Bm25Index([texts[t] for t in self.corpus.titles], engine=self.settings.retriever)
         return self._index
 
+    @index.setter
+    def index(self, index: Bm25Index) -> None:
+        """Use an index built elsewhere over the same articles (cli/forked_rows.build_index: in another process)."""
+        self._index = index
+
     def _query_scores(self, question: Question, evidence: Sequence[str]) -> np.ndarray:
         """BM25 scores of the question's text with its evidence texts (the "hard" distractors' query), the texts'
         token ids taken once per article."""

@@ -64,7 +64,9 @@ def build_rag(
     question, or for `questions`). With `rag_rows="balanced"` (the default), only the rows `rag_balanced` keeps."""
     evidence = evidence or Evidence(generated, settings)
     if evidence.settings.rag_rows == "all":
-        return [row for _, row in _rag_rows(evidence, generated.questions if questions is None else questions)]
+        if questions is None and evidence.rag_every is not None:  # made already, part by part (cli/forked_rows.py)
+            return [row for _, row in evidence.rag_every]
+        return [row for _, row in every_rag_row(evidence, generated.questions if questions is None else questions)]
     kept = rag_balanced(evidence, generated.questions)
     wanted = None if questions is None else {question.id for question in questions}
     return [
@@ -74,7 +76,7 @@ def build_rag(
     ]
 
 
-def _rag_rows(evidence: Evidence, questions: Sequence[Question]) -> list[tuple[tuple[object, ...], dict]]:
+def every_rag_row(evidence: Evidence, questions: Sequence[Question]) -> list[tuple[tuple[object, ...], dict]]:
     """(cell, row) of every `rag` row of `questions`: the cell is what the question's text shows of its length and
     kind (its hops, Who / What / How many, premise wording, start), within which rag_balanced evens the labels."""
     cases = _rag_cases(evidence, questions)
@@ -108,7 +110,8 @@ def rag_balanced(evidence: Evidence, questions: Sequence[Question]) -> set[str]:
         return evidence.rag_kept
     s = evidence.settings
     cells: dict[tuple[object, ...], tuple[list[str], list[str]]] = {}
-    evidence.rag_every = _rag_rows(evidence, questions)
+    if evidence.rag_every is None:  # else made already, for every question, part by part (cli/forked_rows.py)
+        evidence.rag_every = every_rag_row(evidence, questions)
     for cell, row in evidence.rag_every:
         if cell[-1] and not s.attribute_questions:
             continue

@@ -12,6 +12,7 @@ from .prolog import program_text
 from .stages import Generated, Progress, complete, generate, generate_universe, timed
 
 __all__ = [
+    "PARTS",
     "ROWS",
     "WHOLE",
     "Generated",
@@ -50,6 +51,10 @@ def instance_evidence(generated: Generated) -> Evidence:
 Part = tuple[int, int]
 """(index, count): the index-th of `count` contiguous parts of a subset's rows; in order they make up the subset."""
 WHOLE: Part = (0, 1)
+PARTS = 16
+"""Contiguous parts of a subset's rows: the shards `load_dataset(num_proc=K)` spreads over K processes (at most 16)
+and the units cli/forked_rows.py hands to its workers; in order they make up the subset, so any number of processes
+gives the same rows."""
 T = TypeVar("T")
 
 

@@ -26,7 +26,8 @@ def test_phantomwiki_bench_prints_each_stage_as_it_begins_and_the_table_on_stdou
     done = run("phantomwiki_bench.py", "--sizes", "50")
     assert done.returncode == 0, done.stderr
     stages = [line.split(" s  ", 1)[1] for line in done.stderr.splitlines() if line.strip().startswith("n50_s1")]
-    assert stages[:3] == ["universe", "articles", "questions"] and stages[-1] == "done"
+    began = [stage for stage in stages if stage in ("universe", "articles", "questions")]
+    assert began == ["universe", "articles", "questions"] and stages[0] == "universe" and stages[-1] == "done"
     assert {"write questions", "write instances", "write rag", "evidence"} <= set(stages)
     assert "| 50 | **total (process wall, incl. imports)** |" in done.stdout and "n50_s1" not in done.stdout
 

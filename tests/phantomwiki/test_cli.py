@@ -238,7 +238,9 @@ def test_generate_does_not_import_datasets(tmp_path):
 
 def test_several_universes_in_parallel_give_the_same_files_as_one_process(tmp_path):
     names = ["n60_s1", "n60_s2", "n60_d10_s3"]
-    one = cli("generate", *names, "--out", str(tmp_path / "one"), "--subsets", "questions", "instances")
+    one = cli(
+        "generate", *names, "--out", str(tmp_path / "one"), "--subsets", "questions", "instances", "--num-proc", "1"
+    )
     two = cli(
         "generate", *names, "--out", str(tmp_path / "two"), "--subsets", "questions", "instances", "--num-proc", "2"
     )
@@ -255,6 +257,15 @@ def test_several_universes_in_parallel_give_the_same_files_as_one_process(tmp_pa
         cache_dir=str(tmp_path / "cache"),
     )
     assert alone.to_list() == list(engine.question_rows(generated("n60_s2")))
+
+
+def test_one_universe_in_two_processes_gives_the_same_files_as_in_one(tmp_path):
+    one = cli("generate", "n100_s2", "--out", str(tmp_path / "one"), "--num-proc", "1")
+    two = cli("generate", "n100_s2", "--out", str(tmp_path / "two"), "--num-proc", "2")
+    assert one.returncode == 0 and two.returncode == 0, one.stderr + two.stderr
+    for subset in SUBSETS:
+        mine = (tmp_path / "two" / f"{subset}.parquet").read_bytes()
+        assert mine == (tmp_path / "one" / f"{subset}.parquet").read_bytes(), subset
 
 
 def test_publish_with_several_processes_writes_the_same_release_byte_for_byte(tmp_path):

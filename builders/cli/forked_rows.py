@@ -1,0 +1,170 @@
+"""One universe's heavy subsets (instances, rag) made in several processes, the same rows as in one.
+
+The stages every subset shares (universe, articles, questions, the evidence with its BM25 index) run once, in this
+process; then it forks workers, which inherit them. This process and its workers each take the next unclaimed part of
+the questions (rows.PARTS contiguous parts, the split `load_dataset(num_proc=K)` shards by) and make that part's
+instance rows and rag rows before balancing; this process joins the parts in order. A question's rows are a pure
+function of the universe and the question (every draw comes from a stream seeded by the question or its row, and the
+caches only remember what they compute), so the joined rows are the ones one process makes; the rag balance is drawn
+here, over every part's rows, as in one process.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from ..phantomwiki.corpus import Corpus
+from ..phantomwiki.distractor_pool import DistractorPool
+from ..phantomwiki.rag_rows import build_rag, every_rag_row
+from ..phantomwiki.rows import PARTS, ROWS, Generated, instance_evidence, instance_rows, part_of, shared_evidence
+from ..phantomwiki.stages import timed
+from ..processes import ForkedCall
+from ..retrieval import Bm25Index
+
+HEAVY = ("instances", "rag")
+"""The subsets whose rows take most of the time (per question: labels, shadows, distractors, options, retrieval)."""
+FEWEST_QUESTIONS = 2 * PARTS
+"""Below this many questions a universe is made in one process: forking would cost more than it saves."""
+
+PartRows = dict[str, list[Any]]
+"""One part's rows by heavy subset: instance rows, and (cell, row) of every rag row before the balance."""
+
+
+def can_fork() -> bool:
+    """Whether this platform starts processes by fork (the workers must inherit the generated universe)."""
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
+def needs_index(generated: Generated, subsets: Sequence[str]) -> bool:
+    """Whether the rows of `subsets` query the BM25 index (rag retrieves with it; hard distractors rank by it)."""
+    return "rag" in subsets or "instances" in subsets and generated.settings.distractors == "hard"
+
+
+def build_index(generated: Generated) -> Bm25Index:
+    """The BM25 index over the articles of `generated` that its evidence would build (DistractorPool.index)."""
+    return DistractorPool(Corpus(generated), generated.settings).index
+
+
+def index_elsewhere(generated: Generated, subsets: Sequence[str], processes: int) -> ForkedCall | None:
+    """The BM25 index `subsets` need, built in a forked process from the articles (they are all it reads) while
+    this one samples the questions; None where one process is asked for or no index is needed."""
+    if processes == 1 or not can_fork() or not needs_index(generated, subsets):
+        return None
+    return ForkedCall(build_index, generated)
+
+
+def take_index(generated: Generated, building: ForkedCall | None) -> None:
+    """Give the evidence of `generated` the index `index_elsewhere` built, waiting for it (a stage: 'BM25 index')."""
+    if building is not None:
+        with timed(generated.timings, "BM25 index", generated.progress):
+            shared_evidence(generated).pool.index = building.result()
+
+
+def part_rows(generated: Generated, subsets: Sequence[str], part: int) -> PartRows:
+    """The heavy `subsets`' rows of one of PARTS parts of the questions."""
+    made: PartRows = {}
+    if "instances" in subsets:
+        made["instances"] = list(instance_rows(generated, (part, PARTS)))
+    if "rag" in subsets:
+        questions = part_of(generated.questions, (part, PARTS))
+        made["rag"] = every_rag_row(shared_evidence(generated), questions)
+    return made
+
+
+def _claim(counter: Any) -> int:
+    """The next unclaimed part (PARTS or more when none is left)."""
+    with counter.get_lock():
+        part = int(counter.value)
+        counter.value = part + 1
+    return part
+
+
+def _worker(generated: Generated, subsets: Sequence[str], counter: Any, sender: Any) -> None:
+    """A forked worker: make parts while any is unclaimed, then send them all at once (sending as it goes would wait
+    on the parent, which is busy making its own parts)."""
+    made: dict[int, PartRows] = {}
+    try:
+        while (part := _claim(counter)) < PARTS:
+            made[part] = part_rows(generated, subsets, part)
+        sender.send(made)
+    except BaseException as error:  # the parent raises it; a worker never dies silently
+        sender.send(error)
+    finally:
+        sender.close()
+
+
+class ForkedRows:
+    """Each subset's rows of one prepared universe (rows.prepare), the heavy ones made in `processes` processes: the
+    workers start at once and work while this process writes the other subsets. Use it as a context manager, so that
+    its workers are ended on any error."""
+
+    def __init__(self, generated: Generated, subsets: Sequence[str], processes: int) -> None:
+        self.generated = generated
+        self.heavy = [subset for subset in HEAVY if subset in subsets]
+        self.parts: dict[int, PartRows] | None = None
+        self._workers: list[tuple[Any, Any]] = []
+        self.processes = 1  # how many make the heavy rows: this one and its workers
+        if processes < 1:
+            raise ValueError(f"processes={processes} must be at least 1")
+        if processes == 1 or not self.heavy or len(generated.questions) < FEWEST_QUESTIONS or not can_fork():
+            return
+        if "instances" in self.heavy:
+            instance_evidence(generated)  # a length the universe cannot fill is refused here, once, before forking
+        evidence = shared_evidence(generated)
+        if needs_index(generated, self.heavy) and "BM25 index" not in generated.timings:  # shared, not built twice
+            with timed(generated.timings, "BM25 index", generated.progress):
+                _ = evidence.pool.index  # built on first use
+        context = multiprocessing.get_context("fork")
+        self._counter = context.Value("i", 0)
+        for _ in range(processes - 1):
+            receiver, sender = context.Pipe(duplex=False)
+            worker = context.Process(target=_worker, args=(generated, self.heavy, self._counter, sender), daemon=True)
+            worker.start()
+            sender.close()
+            self._workers.append((worker, receiver))
+        self.processes = processes
+
+    def __enter__(self) -> ForkedRows:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """End the workers (they have sent their parts, or are no longer wanted)."""
+        for worker, receiver in self._workers:
+            receiver.close()
+            if worker.is_alive():
+                worker.terminate()
+            worker.join()
+        self._workers = []
+
+    def rows(self, subset: str) -> Iterator[dict]:
+        """The rows of `subset`, in the order one process makes them."""
+        if subset not in self.heavy or not self._workers and self.parts is None:
+            return ROWS[subset](self.generated)
+        parts = self._joined()
+        if subset == "instances":
+            return (row for part in range(PARTS) for row in parts[part]["instances"])
+        evidence = shared_evidence(self.generated)
+        if evidence.rag_every is None:
+            evidence.rag_every = [made for part in range(PARTS) for made in parts[part]["rag"]]
+        return iter(build_rag(self.generated, evidence=evidence))
+
+    def _joined(self) -> dict[int, PartRows]:
+        """Every part: this process makes the parts still unclaimed, then takes the workers'."""
+        if self.parts is not None:
+            return self.parts
+        parts: dict[int, PartRows] = {}
+        while (part := _claim(self._counter)) < PARTS:
+            parts[part] = part_rows(self.generated, self.heavy, part)
+        for _, receiver in self._workers:
+            sent = receiver.recv()
+            if isinstance(sent, BaseException):
+                raise sent
+            parts.update(sent)
+        self.close()
+        self.parts = parts
+        return parts

@@ -1,0 +1,114 @@
+"""A universe's subset files written by a forked process while this one makes the rows, the same files as in one.
+
+Forked once the universe and its articles exist, the writer imports Arrow's converters (pyarrow imports pandas on
+its first table, about half a second) and writes the corpus and database from its own copy of them while this
+process samples the questions: the second core, idle in those stages, does the writing. The rows of the other subsets
+are made here (forked_rows.py) and handed over in a queue, whose thread sends them while this process goes on.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import time
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from ..export import write_rows
+from ..phantomwiki.features import arrow_schema
+from ..phantomwiki.rows import ROWS, Generated
+from .forked_rows import can_fork
+
+Written = dict[str, tuple[int, float]]
+"""Subset -> (rows written, seconds its file took)."""
+
+
+def write_subset(generated: Generated, subset: str, rows: Iterable[dict] | None, out: Path, file_format: str) -> int:
+    """Write one subset's file into `out` (`rows`, or those `generated` makes); return how many rows it holds."""
+    made = ROWS[subset](generated) if rows is None else rows
+    schema = arrow_schema(subset, generated.settings)
+    return write_rows(made, out / f"{subset}.{file_format}", file_format, schema)
+
+
+def _writer(generated: Generated, out: Path, file_format: str, jobs: Any, sender: Any) -> None:
+    """The forked writer: write each (subset, rows or None) from `jobs` until None, then send what it wrote, or the
+    first error (the jobs after an error are read and dropped, so the parent never waits on a full queue)."""
+    written: Written = {}
+    failed: BaseException | None = None
+    while (job := jobs.get()) is not None:
+        if failed is not None:
+            continue
+        subset, rows = job
+        began = time.perf_counter()
+        try:
+            written[subset] = (write_subset(generated, subset, rows, out, file_format), time.perf_counter() - began)
+        except BaseException as error:  # the parent raises it; the writer never dies silently
+            failed = error
+    sender.send(failed if failed is not None else written)
+    sender.close()
+
+
+class ForkedWriter:
+    """Writes subset files into `out`: in a forked process when `processes` > 1 (and the platform forks), else here,
+    at once. Use it as a context manager, so that the writer is ended on any error."""
+
+    def __init__(self, generated: Generated, out: Path, file_format: str, processes: int) -> None:
+        self.generated, self.out, self.file_format = generated, out, file_format
+        self.written: Written = {}
+        self._process: Any = None
+        self.forked = processes > 1 and can_fork()  # whether a forked process writes the files
+        if self.forked:
+            context = multiprocessing.get_context("fork")
+            self._jobs = context.Queue()
+            self._results, sender = context.Pipe(duplex=False)
+            self._process = context.Process(
+                target=_writer, args=(generated, out, file_format, self._jobs, sender), daemon=True
+            )
+            self._process.start()
+            sender.close()
+
+    def write(self, subset: str, rows: Iterable[dict] | None = None) -> None:
+        """Write `subset`'s file: from `rows`, or (None) from the rows the writer's copy of the universe makes, which
+        holds the stages run before it forked (the corpus and database need no more)."""
+        if self._process is None:
+            began = time.perf_counter()
+            count = write_subset(self.generated, subset, rows, self.out, self.file_format)
+            self.written[subset] = (count, time.perf_counter() - began)
+            return
+        self._jobs.put((subset, None if rows is None else list(rows)))
+
+    def close(self) -> Written:
+        """Wait until every file is written; return (rows, seconds) per subset, or raise the writer's error."""
+        if self._process is None:
+            return self.written
+        self._jobs.put(None)
+        sent = self._results.recv()
+        self._end()
+        if isinstance(sent, BaseException):
+            raise sent
+        self.written.update(sent)
+        return self.written
+
+    def _end(self) -> None:
+        process, self._process = self._process, None
+        if process is None:
+            return
+        self._jobs.close()
+        self._jobs.join_thread()
+        self._results.close()
+        if process.is_alive():
+            process.terminate()
+        process.join()
+
+    def __enter__(self) -> ForkedWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._process is None:
+            return
+        if exc[0] is None:
+            self.close()
+            return
+        self._jobs.cancel_join_thread()  # an error here: the files are not wanted, stop the writer
+        self._process.terminate()
+        self._end()

@@ -1,0 +1,113 @@
+"""One universe's instances and rag rows made in forked workers are the rows one process makes, in the same order."""
+
+from __future__ import annotations
+
+import pytest
+
+from leakproof_qa.builders.cli import forked_rows
+from leakproof_qa.builders.cli.forked_rows import (
+    FEWEST_QUESTIONS,
+    ForkedRows,
+    build_index,
+    can_fork,
+    index_elsewhere,
+    take_index,
+)
+from leakproof_qa.builders.phantomwiki.config import SUBSETS, settings_from
+from leakproof_qa.builders.phantomwiki.rows import ROWS, generate, prepare, shared_evidence
+from leakproof_qa.builders.processes import ForkedCall
+
+pytestmark = pytest.mark.skipif(not can_fork(), reason="workers are forked")
+
+
+def every_row(name: str, processes: int, **knobs: object) -> tuple[int, dict[str, list[dict]]]:
+    """(processes that made the heavy rows, each subset's rows) of a freshly generated universe."""
+    generated = prepare(generate(settings_from(name, **knobs)[0]), SUBSETS)
+    with ForkedRows(generated, SUBSETS, processes) as made:
+        return made.processes, {subset: list(made.rows(subset)) for subset in SUBSETS}
+
+
+def test_two_processes_make_the_rows_one_process_makes():
+    used, forked = every_row("n200_s1", 2)
+    _, alone = every_row("n200_s1", 1)
+    assert used == 2
+    assert forked["instances"] and forked["rag"]
+    for subset in SUBSETS:
+        assert forked[subset] == alone[subset], subset
+
+
+@pytest.mark.parametrize(
+    "knobs",
+    [
+        {"rag_rows": "all", "instance_layout": "ablation"},
+        {"context_tokens": 4096, "distractors": "easy"},
+    ],
+)
+def test_three_processes_make_the_same_rows_with_other_settings(knobs):
+    used, forked = every_row("n150_s2", 3, questions_per_template=2, **knobs)
+    _, alone = every_row("n150_s2", 1, questions_per_template=2, **knobs)
+    assert used == 3 and forked["instances"] and forked["rag"]
+    assert forked["instances"] == alone["instances"]
+    assert forked["rag"] == alone["rag"]
+
+
+def test_the_rows_of_the_dataset_builders_parts_joined_are_the_forked_rows():
+    generated = prepare(generate(settings_from("n100_s3", questions_per_template=2)[0]), SUBSETS)
+    with ForkedRows(generated, ["instances"], 2) as made:
+        forked = list(made.rows("instances"))
+    parts = [row for part in range(16) for row in ROWS["instances"](generated, (part, 16))]
+    assert forked == parts
+
+
+def test_a_universe_of_few_questions_is_made_in_one_process():
+    generated = prepare(generate(settings_from("n60_s1", questions_per_template=0)[0]), SUBSETS)
+    assert len(generated.questions) < FEWEST_QUESTIONS
+    with ForkedRows(generated, SUBSETS, 2) as made:
+        assert made.processes == 1
+        assert list(made.rows("instances")) == list(ROWS["instances"](generated))
+
+
+def test_a_workers_error_is_raised_here(monkeypatch):
+    made_here = forked_rows.part_rows
+
+    def failing(generated, subsets, part):
+        if part % 2:  # some part a worker takes, or this process: either way the error comes out here
+            raise RuntimeError(f"part {part} failed")
+        return made_here(generated, subsets, part)
+
+    monkeypatch.setattr(forked_rows, "part_rows", failing)
+    generated = prepare(generate(settings_from("n100_s1", questions_per_template=2)[0]), SUBSETS)
+    with ForkedRows(generated, SUBSETS, 2) as made:
+        assert made.processes == 2
+        with pytest.raises(RuntimeError, match=r"part \d+ failed"):
+            list(made.rows("instances"))
+
+
+def test_fewer_than_one_process_is_refused_in_one_line():
+    generated = generate(settings_from("n30_s1")[0])
+    with pytest.raises(ValueError, match="processes=0 must be at least 1"):
+        ForkedRows(generated, SUBSETS, 0)
+
+
+def test_the_index_built_in_a_forked_process_ranks_as_the_one_built_here():
+    generated = generate(settings_from("n120_s5", questions_per_template=1)[0])
+    building = index_elsewhere(generated, SUBSETS, 2)
+    assert building is not None
+    take_index(generated, building)
+    there = shared_evidence(generated).pool.index
+    here = build_index(generated)
+    query = generated.questions[0].question
+    assert there.retrieve([query], 10) == here.retrieve([query], 10)
+    assert there.scores(query).tolist() == here.scores(query).tolist()
+
+
+def test_no_index_is_built_elsewhere_for_one_process_or_subsets_without_retrieval():
+    generated = generate(settings_from("n40_s1")[0], with_questions=False)
+    assert index_elsewhere(generated, SUBSETS, 1) is None
+    assert index_elsewhere(generated, ["questions", "corpus"], 2) is None
+
+
+def test_a_forked_calls_error_is_raised_here():
+    with pytest.raises(ZeroDivisionError):
+        ForkedCall(divmod, 1, 0).result()
+    assert ForkedCall(divmod, 7, 2).result() == (3, 1)

@@ -1,0 +1,53 @@
+"""Subset files written by a forked writer are the files written here; its errors are raised here."""
+
+from __future__ import annotations
+
+import pytest
+
+from leakproof_qa.builders.cli.forked_rows import can_fork
+from leakproof_qa.builders.cli.forked_writer import ForkedWriter
+from leakproof_qa.builders.phantomwiki.config import settings_from
+from leakproof_qa.builders.phantomwiki.rows import ROWS, generate
+
+pytestmark = pytest.mark.skipif(not can_fork(), reason="the writer is forked")
+
+
+@pytest.mark.parametrize("file_format", ["parquet", "jsonl"])
+def test_the_forked_writer_writes_the_files_written_here(tmp_path, file_format):
+    for processes in (1, 2):
+        out = tmp_path / str(processes)
+        out.mkdir()
+        generated = generate(settings_from("n80_s4", questions_per_template=1)[0], with_questions=False)
+        with ForkedWriter(generated, out, file_format, processes) as writer:
+            assert writer.forked == (processes == 2)
+            writer.write("corpus")  # from the writer's own copy of the universe and its articles
+            writer.write("database")
+            sampled = generate(settings_from("n80_s4", questions_per_template=1)[0])
+            writer.write("questions", ROWS["questions"](sampled))  # rows made here, handed over
+            written = writer.close()
+        assert {subset: count for subset, (count, _) in written.items()} == {
+            "corpus": 80,
+            "database": 1,
+            "questions": len(sampled.questions),
+        }
+    for subset in ("corpus", "database", "questions"):
+        name = f"{subset}.{file_format}"
+        assert (tmp_path / "2" / name).read_bytes() == (tmp_path / "1" / name).read_bytes(), subset
+
+
+def test_an_error_of_the_writer_is_raised_here_when_it_closes(tmp_path):
+    generated = generate(settings_from("n40_s1")[0], with_questions=False)
+    with ForkedWriter(generated, tmp_path / "no such folder", "parquet", 2) as writer:
+        writer.write("corpus")
+        writer.write("database")  # read and dropped after the first error
+        with pytest.raises(FileNotFoundError, match="no such folder"):
+            writer.close()
+
+
+def test_an_error_here_ends_the_writer(tmp_path):
+    generated = generate(settings_from("n40_s1")[0], with_questions=False)
+    with pytest.raises(RuntimeError, match="stop"), ForkedWriter(generated, tmp_path, "parquet", 2) as writer:
+        writer.write("corpus")
+        process = writer._process
+        raise RuntimeError("stop")
+    assert not process.is_alive()

@@ -317,3 +317,26 @@ def test_a_timeline_leaves_no_reference_cycles_so_pausing_the_collector_frees_it
             gc.enable()
     subset_rows(settings, 0, ("news",))
     assert gc.isenabled() == was_enabled  # the collector runs again after a timeline, if it ran before
+
+
+def test_a_timeline_moves_what_it_made_to_the_oldest_generation_but_leaves_a_callers_frozen_objects_frozen():
+    """After a timeline the collector's young generation holds none of its rows (no pass walks them all), and objects
+    the caller froze with gc.freeze stay frozen: the move is skipped rather than unfreeze them."""
+    settings, _ = settings_from("t3_s1")
+    was_enabled = gc.isenabled()
+    gc.enable()
+    try:
+        gc.collect(generation=0)  # no young pass is due while the timeline starts
+        passes = gc.get_stats()[0]["collections"]
+        made = subset_rows(settings, 0, SUBSETS)
+        assert gc.get_stats()[0]["collections"] == passes
+        assert {id(thing) for thing in gc.get_objects(generation=2)}.issuperset(map(id, made["news"]))
+        kept = [[]]  # a tracked object the caller freezes
+        gc.freeze()
+        frozen = gc.get_freeze_count()
+        subset_rows(settings, 1, SUBSETS)
+        assert gc.get_freeze_count() == frozen and kept
+    finally:
+        gc.unfreeze()
+        if not was_enabled:
+            gc.disable()

@@ -181,6 +181,7 @@ class InstanceBuilder:
             self.by_timeline[article.timeline_id].append(article)
         self.families = families_from_rows(question_rows)
         self._past: dict[tuple[str, str], list[Article]] = {}  # (timeline, date) -> past articles: sets share them
+        self._past_ids: dict[tuple[str, str], tuple[list[str], frozenset[str]]] = {}  # the same, their ids
         self._minimal: dict[str, list[str] | None] = {}  # question id -> its minimal set: two sets ask for it
         self._options: dict[str, list[str]] = {}  # family id -> its option order: every instance asks for it
         self._member: dict[str, list[str]] = {}  # question id -> its options in order: each instance of it asks
@@ -205,9 +206,18 @@ class InstanceBuilder:
             self._past[key] = _canonical_order(a for a in timeline if a.date <= question["date"])
         return list(self._past[key])
 
+    def past_ids(self, question: Mapping[str, Any]) -> tuple[list[str], frozenset[str]]:
+        """The ids of past_articles(question), in order and as a set (kept: each family of a date asks; not to be
+        changed by the caller)."""
+        key = (question["timeline_id"], question["date"])
+        if key not in self._past_ids:
+            ids = [a.article_id for a in self.past_articles(question)]
+            self._past_ids[key] = (ids, frozenset(ids))
+        return self._past_ids[key]
+
     def sufficient(self, article_ids: Iterable[str], items: Sequence[str]) -> bool:
         """True when every required item is stated by at least one of these articles (by id)."""
-        shown = set(article_ids)
+        shown = article_ids if isinstance(article_ids, (set, frozenset)) else set(article_ids)
         return all(not self._stating[item].isdisjoint(shown) for item in items)
 
     def mentioned_among(self, article_ids: Iterable[str], items: Sequence[str]) -> dict[str, set[str]]:
@@ -255,7 +265,7 @@ class InstanceBuilder:
     def _minimal_set(self, question: Mapping[str, Any]) -> list[str] | None:
         """The first valid candidate of the most preferred size: the record's own pick wins ties."""
         candidates = [question["sufficient_article_ids"], *question["all_sufficient_article_id_combinations"]]
-        past = {a.article_id for a in self.past_articles(question)}  # the question's timeline, up to its date
+        past = self.past_ids(question)[1]  # the question's timeline, up to its date
         tried: set[tuple[str, ...]] = set()
         best: list[str] | None = None
         for combination in candidates:
@@ -322,16 +332,27 @@ class InstanceBuilder:
             for child in self.sampled_children(family)
         ]
 
-    def _one_removed(self, family: Family, shown: list[str], minimal: list[str], **extra: Any) -> list[dict[str, Any]]:
-        """Insufficient variants omitting each minimal-set article in turn (order kept), when truly insufficient."""
+    def _gaps(
+        self, question: Mapping[str, Any], shown: Iterable[str], minimal: list[str]
+    ) -> list[tuple[str, list[str]]]:
+        """Each minimal-set article whose removal from `shown` leaves some required item unmentioned, with those items
+        (the others leave no clean gap: the rest still, possibly, conveys every required item)."""
+        mentioned = self.mentioned_among(shown, question["evidence_ids"])
+        gaps = []
+        for removed in minimal:
+            missing = [item for item in question["evidence_ids"] if mentioned[item] <= {removed}]  # unmentioned
+            if missing:
+                gaps.append((removed, missing))
+        return gaps
+
+    def _one_removed(
+        self, family: Family, shown: list[str], minimal: list[str], gaps: list[tuple[str, list[str]]], **extra: Any
+    ) -> list[dict[str, Any]]:
+        """Insufficient variants omitting each minimal-set article of `gaps` in turn (order kept)."""
         question = family.parent
         variants = []
-        mentioned = self.mentioned_among(shown, question["evidence_ids"])
-        for removed in minimal:
+        for removed, missing in gaps:
             remaining = [i for i in shown if i != removed]
-            missing = [item for item in question["evidence_ids"] if mentioned[item] <= {removed}]  # unmentioned
-            if not missing:  # the rest still (possibly) conveys every required item: not a clean gap
-                continue
             variants.append(
                 self._instance(
                     family,
@@ -340,7 +361,7 @@ class InstanceBuilder:
                     remaining,
                     sufficient_article_ids=list(minimal),
                     removed_article_ids=[removed],
-                    missing_evidence_ids=missing,
+                    missing_evidence_ids=list(missing),
                     **extra,
                 )
             )
@@ -353,8 +374,8 @@ class InstanceBuilder:
         rows: list[dict[str, Any]] = []
         for family in self.families:
             question = family.parent
-            past = [a.article_id for a in self.past_articles(question)]
-            if not self.sufficient(past, question["evidence_ids"]):
+            past, past_set = self.past_ids(question)
+            if not self.sufficient(past_set, question["evidence_ids"]):
                 continue
             shown = family_shuffled(self.seed, "documents", family.family_id, past)
             sufficient = self._instance(family, question, SUFFICIENT, shown)
@@ -394,7 +415,7 @@ class InstanceBuilder:
                 sufficient_article_ids=list(minimal),
             )
             rows.append(sufficient)
-            rows.extend(self._one_removed(family, shown, minimal))
+            rows.extend(self._one_removed(family, shown, minimal, self._gaps(family.parent, shown, minimal)))
             rows.extend(self._with_children(family, sufficient))
         return rows
 
@@ -418,6 +439,8 @@ class InstanceBuilder:
             ids = [a.article_id for a in candidates]
             sample = family_shuffled(self.seed, "context-ablation", family.family_id, ids)[:most]
             arrangement = family_shuffled(self.seed, "context-ablation:order", family.family_id, list(minimal) + sample)
+            # the same gaps at every size: the irrelevant articles mention no required item (irrelevant_candidates)
+            gaps = self._gaps(question, minimal, minimal)
             for size in sorted(sizes):
                 irrelevant = sample[:size]
                 keep = set(minimal) | set(irrelevant)
@@ -425,7 +448,7 @@ class InstanceBuilder:
                 extra = {"sufficient_article_ids": list(minimal), "irrelevant_article_ids": irrelevant}
                 sufficient = self._instance(family, question, SUFFICIENT, shown, **extra)
                 rows.append(sufficient)
-                rows.extend(self._one_removed(family, shown, minimal, irrelevant_article_ids=irrelevant))
+                rows.extend(self._one_removed(family, shown, minimal, gaps, irrelevant_article_ids=irrelevant))
                 rows.extend(self._with_children(family, sufficient))
         return rows
 

@@ -246,8 +246,42 @@ _ENTITY_FIELDS = frozenset({"id", "name", "description", "history"})
 """The fields of a snapshot entity that have columns; the rest go to its JSON ``properties``."""
 
 
-def _entity_rows(snapshot: Mapping[str, Any], where: str) -> list[dict[str, Any]]:
-    """Flatten a snapshot's entities (grouped by type) into rows with ``entity_type`` and JSON ``properties``."""
+def _history_row(item: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """One entry of an entity's history, checked (the common case, an int event number and a text without markup,
+    without a call)."""
+    return {
+        "created_at": event
+        if type(event := item.get("created_at")) is int
+        else _field(item, "created_at", int, where, -1),
+        "event_update": text if type(text := item.get("event_update")) is str and "{" not in text else _text(text),
+        "date": str(item.get("date") or ""),
+    }
+
+
+def _entity_row(entity: Mapping[str, Any], entity_type: str, where: str, made: dict[int, Any]) -> dict[str, Any]:
+    """One snapshot entity as a row with ``entity_type`` and JSON ``properties`` (`made`: see _entity_rows)."""
+    history = []
+    for item in _objects(entity, "history", where, []):
+        if id(item) not in made:
+            made[id(item)] = _history_row(item, where)
+        history.append(made[id(item)])
+    return {
+        "entity_type": entity_type,
+        "id": _field(entity, "id", str, where),
+        "name": _text(entity.get("name")),
+        "description": _text(entity.get("description")),
+        "history": history,
+        "properties": {k: _plain_json(v) for k, v in entity.items() if k not in _ENTITY_FIELDS},
+    }
+
+
+def _entity_rows(snapshot: Mapping[str, Any], where: str, made: dict[int, Any]) -> list[dict[str, Any]]:
+    """Flatten a snapshot's entities (grouped by type) into rows with ``entity_type`` and JSON ``properties``.
+
+    `made`: the rows already made from this timeline record's objects, by object id. An object the record holds
+    twice (a generated timeline's snapshots hold an entity no event since has named as the same object, and its
+    history entries are shared) is checked and made into a row once, and its rows share that row: the record lives
+    through the call, so an id stands for one object."""
     grouped = _field(snapshot, "named_entities", dict, where, {})
     rows = []
     for entity_type in sorted(grouped, key=lambda t: (ENTITY_TYPES.index(t) if t in ENTITY_TYPES else 99, t)):
@@ -255,27 +289,10 @@ def _entity_rows(snapshot: Mapping[str, Any], where: str) -> list[dict[str, Any]
         if not isinstance(entities, list) or not _all_of(entities, dict):
             raise _fail(where, f"named_entities[{entity_type!r}] should be a list of objects")
         for entity in entities:
-            rows.append(
-                {
-                    "entity_type": entity_type,
-                    "id": _field(entity, "id", str, where),
-                    "name": _text(entity.get("name")),
-                    "description": _text(entity.get("description")),
-                    "history": [  # the common case (an int event number, a text without markup) without a call
-                        {
-                            "created_at": event
-                            if type(event := item.get("created_at")) is int
-                            else _field(item, "created_at", int, where, -1),
-                            "event_update": text
-                            if type(text := item.get("event_update")) is str and "{" not in text
-                            else _text(text),
-                            "date": str(item.get("date") or ""),
-                        }
-                        for item in _objects(entity, "history", where, [])
-                    ],
-                    "properties": {k: _plain_json(v) for k, v in entity.items() if k not in _ENTITY_FIELDS},
-                }
-            )
+            key = id(entity)
+            if key not in made or made[key]["entity_type"] != entity_type:
+                made[key] = _entity_row(entity, entity_type, where, made)
+            rows.append(made[key])
     return rows
 
 
@@ -307,12 +324,13 @@ def timeline_row(record: Mapping[str, Any], where: str) -> dict[str, Any]:
                 "outline": outline,
             }
         )
+    made: dict[int, Any] = {}
     snapshots = [
         {
             "created_at": _field(snapshot, "created_at", int, where),
             "for_event": _field(snapshot, "for_event", str, where),
             "date": _date(snapshot, where),
-            "named_entities": _entity_rows(snapshot, where),
+            "named_entities": _entity_rows(snapshot, where, made),
         }
         for snapshot in _objects(record, "named_entity_snapshots", where, [])
     ]

@@ -97,6 +97,7 @@ def news_records(world: World, seed: int, articles: int) -> list[dict[str, Any]]
         facts = world.event_facts(event)
         count = event_articles(rng, articles)
         written: dict[tuple[str, int, int], str] = {}
+        event_id, date = f"{world.timeline_id}:E{event}", day.isoformat()  # the same for the event's articles
         for number in range(count):
             outlet = outlets[number % len(outlets)]
             stated = stated_items(rng, facts, number, count)
@@ -105,11 +106,11 @@ def news_records(world: World, seed: int, articles: int) -> list[dict[str, Any]]
                 {
                     "timeline_id": world.timeline_id,
                     "article_id": article_id(world, event, number),
-                    "event_id": f"{world.timeline_id}:E{event}",
+                    "event_id": event_id,
                     "headline": headline,
                     "passages": _paragraphs(rng, outlet, stated, written),
                     "created_at": event,
-                    "date": day.isoformat(),
+                    "date": date,
                     "news_profile": outlet["profile"],
                     "used_items": [fact.item_id for fact in stated],
                     "unsure_evidences": [],

@@ -40,7 +40,7 @@ class _Known:
                 self.entities[entity.id] = entity
                 self.descriptions[entity.id] = _description(entity, self.world)
                 self.history[entity.id] = []
-                self.order = sorted(self.entities.values(), key=lambda e: (e.kind, int(e.id.split("-")[1])))
+                self.order = []  # sorted again at the next snapshot
             self.history[entity.id].append(entry)
             self.changed[entity.id] = None
         self.kb.setdefault(fact.subject.id, {})[fact.relation] = fact.object_text()
@@ -62,6 +62,8 @@ class _Known:
         for entity_id in self.changed:
             self.shown[entity_id] = self._entry(self.entities[entity_id])
         self.changed.clear()
+        if len(self.order) != len(self.entities):
+            self.order = sorted(self.entities.values(), key=lambda e: (e.kind, int(e.id.split("-")[1])))
         grouped: dict[str, list[dict[str, Any]]] = {kind: [] for kind in data("world")["cast"]}
         for entity in self.order:
             grouped[entity.kind].append(self.shown[entity.id])

@@ -185,6 +185,8 @@ class InstanceBuilder:
         self._minimal: dict[str, list[str] | None] = {}  # question id -> its minimal set: two sets ask for it
         self._options: dict[str, list[str]] = {}  # family id -> its option order: every instance asks for it
         self._member: dict[str, list[str]] = {}  # question id -> its options in order: each instance of it asks
+        self._gold: dict[tuple[str, bool], tuple[list[str], str, int]] = {}  # (question id, answerable) -> options,
+        # gold answer and its index, checked: each instance asks
         self._children: dict[str, list[dict[str, Any]]] = {}  # family id -> its sampled children: each set asks
         self._last_documents: tuple[tuple[str, ...], Any] = ((), None)  # the last documents, their documents_hash
         self._mentioning: dict[str, set[str]] = defaultdict(set)  # item -> ids of the articles that mention it
@@ -288,17 +290,26 @@ class InstanceBuilder:
             self._last_documents = (shown, documents_hash(shown, self._plain_ids))
         return self._last_documents[1]
 
+    def _answer(self, family: Family, question: Mapping[str, Any], answerable: str) -> tuple[list[str], str, int]:
+        """A family member's options in order, its gold answer when `answerable` and the gold's index, checked once
+        per question and kind of instance."""
+        key = (question["question_id"], answerable == SUFFICIENT)
+        if key not in self._gold:
+            options = self.member_options(family, question)
+            gold = question["answer"] if answerable == SUFFICIENT else DEFLECTION_OPTION
+            if gold not in options:
+                raise ReleaseFormatError(
+                    f"question {question['question_id']}: its answer options lack {gold!r}; "
+                    f"every NeoQA question offers the deflection option {DEFLECTION_OPTION!r}"
+                )
+            self._gold[key] = (options, gold, options.index(gold))
+        return self._gold[key]
+
     def _instance(
         self, family: Family, question: Mapping[str, Any], answerable: str, documents: Sequence[str], **extra: Any
     ) -> dict[str, Any]:
         """Assemble one instance row (documents by id; the face attaches their text)."""
-        options = self.member_options(family, question)
-        gold = question["answer"] if answerable == SUFFICIENT else DEFLECTION_OPTION
-        if gold not in options:
-            raise ReleaseFormatError(
-                f"question {question['question_id']}: its answer options lack {gold!r}; "
-                f"every NeoQA question offers the deflection option {DEFLECTION_OPTION!r}"
-            )
+        options, gold, gold_index = self._answer(family, question, answerable)
         documents = list(documents)
         row = {
             "instance_id": instance_id(question["question_id"], documents, self._documents_hash(documents)),
@@ -312,8 +323,8 @@ class InstanceBuilder:
             "date": question["date"],
             "created_at": question["created_at"],
             "answer": gold,
-            "answer_options": options,
-            "gold_answer_idx": options.index(gold),
+            "answer_options": list(options),
+            "gold_answer_idx": gold_index,
             "evidence_ids": list(question["evidence_ids"]),
             "use_evidence_documents": documents,
             "sufficient_article_ids": [],
@@ -352,7 +363,8 @@ class InstanceBuilder:
         question = family.parent
         variants = []
         for removed, missing in gaps:
-            remaining = [i for i in shown if i != removed]
+            remaining = shown.copy()  # shown lists each article once
+            remaining.remove(removed)
             variants.append(
                 self._instance(
                     family,

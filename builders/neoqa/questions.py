@@ -99,12 +99,15 @@ def distractors(rng: Any, world: World, kind: str, answer: str, pools: Sequence[
     mention, as they mention the answer, each as often as mentioned: a list with repeats or a Counter), those
     mentioned about as often as the answer first, so that how often the articles name an option does not point to
     the gold; then the next pool (the rest of the timeline's), then fresh values."""
-    chosen: list[str] = []
+    chosen: list[str] = []  # every candidate of the pools so far, while fewer than DISTRACTORS
     for pool in pools:
         mentions = Counter(pool)
-        candidates = [v for v in shuffled(rng, sorted(mentions)) if v != answer and v not in chosen]
-        chosen += sorted(candidates, key=lambda v: abs(mentions[v] - mentions[answer]))
-    chosen = chosen[:DISTRACTORS]
+        order = shuffled(rng, sorted(mentions))  # drawn even when the pools before gave enough: the stream moves on
+        if len(chosen) < DISTRACTORS:
+            candidates = [v for v in order if v != answer and v not in chosen]
+            distance = [abs(mentions[v] - mentions[answer]) for v in candidates]
+            closest = sorted(range(len(candidates)), key=distance.__getitem__)  # stable: ties keep the shuffled order
+            chosen += [candidates[i] for i in closest[: DISTRACTORS - len(chosen)]]  # the rest would be cut
     while len(chosen) < DISTRACTORS:
         value = _fresh(rng, world, kind) if kind != "days" else f"{1 + below(rng, 120)} days"
         if value != answer and value not in chosen:

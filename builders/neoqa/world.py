@@ -131,19 +131,24 @@ def literal(rng: Any, kind: str) -> str:
 
 
 def _subject(rng: Any, world: World, kind: str, event: int) -> Entity:
-    recent = [
-        fact.obj
-        for fact in world.facts
-        if fact.event >= event - 1 and isinstance(fact.obj, Entity) and fact.obj.kind == kind
-    ]
+    start = len(world.facts)  # facts are drawn event by event: those of this event and the one before end the list
+    while start and world.facts[start - 1].event >= event - 1:
+        start -= 1
+    recent = [fact.obj for fact in world.facts[start:] if isinstance(fact.obj, Entity) and fact.obj.kind == kind]
     if recent and rng.random() < CHAIN:
         return pick(rng, recent)
     return pick(rng, world.cast[kind])
 
 
+@cache
+def _relation_names() -> list[str]:
+    """The relations' names in order (the list a fact's relation is picked from)."""
+    return sorted(data("templates")["relations"])
+
+
 def _fact(rng: Any, world: World, event: int, pos: int, seen: set[tuple[str, str, str]]) -> Fact:
     relations = data("templates")["relations"]
-    names = sorted(relations)
+    names = _relation_names()
     while True:
         relation = pick(rng, names)
         spec = relations[relation]

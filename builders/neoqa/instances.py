@@ -107,10 +107,13 @@ def plain_ids(ids: Iterable[str]) -> set[str]:
     return {i for i in ids if encode_basestring_ascii(i) == f'"{i}"'}
 
 
-def documents_hash(documents: Sequence[str], plain: set[str] | frozenset[str] = frozenset()) -> Any:
+def documents_hash(
+    documents: Sequence[str], plain: set[str] | frozenset[str] = frozenset(), all_plain: bool = False
+) -> Any:
     """The sha256 state after the start of an instance id's JSON, up to its documents: instances showing the same
-    documents (a question's children) go on from a copy of it (`plain`: plain_ids of the ids met, when known)."""
-    if plain.issuperset(documents):
+    documents (a question's children) go on from a copy of it (`plain`: plain_ids of the ids met, when known;
+    `all_plain`: the caller knows every id is one, so none is looked up)."""
+    if all_plain or plain.issuperset(documents):
         listed = '"' + '","'.join(documents) + '"' if documents else ""
     else:
         listed = ",".join(map(encode_basestring_ascii, documents))
@@ -192,6 +195,9 @@ class InstanceBuilder:
         self._mentioning: dict[str, set[str]] = defaultdict(set)  # item -> ids of the articles that mention it
         self._stating: dict[str, set[str]] = defaultdict(set)  # item -> ids of the articles that state it
         self._plain_ids = plain_ids(self.articles)  # article ids written in JSON as they are
+        # every article id plain (always so when generated): an instance shows only the split's articles, so each of
+        # its documents is, without a look-up per id
+        self._all_plain = len(self._plain_ids) == len(self.articles)
         for article in self.articles.values():
             for item in article.used | article.unsure:
                 self._mentioning[item].add(article.article_id)
@@ -287,7 +293,7 @@ class InstanceBuilder:
         """documents_hash(documents), taken once for a run of instances showing the same documents."""
         shown = tuple(documents)  # a copy: a row's list may change after, the memo must not
         if shown != self._last_documents[0] or self._last_documents[1] is None:
-            self._last_documents = (shown, documents_hash(shown, self._plain_ids))
+            self._last_documents = (shown, documents_hash(shown, self._plain_ids, self._all_plain))
         return self._last_documents[1]
 
     def _answer(self, family: Family, question: Mapping[str, Any], answerable: str) -> tuple[list[str], str, int]:
@@ -433,8 +439,12 @@ class InstanceBuilder:
 
     def irrelevant_candidates(self, question: Mapping[str, Any], minimal: Sequence[str]) -> list[Article]:
         """Past articles outside the minimal set that mention none of the required items, in canonical order."""
+        return [self.articles[i] for i in self._irrelevant_ids(question, minimal)]
+
+    def _irrelevant_ids(self, question: Mapping[str, Any], minimal: Sequence[str]) -> list[str]:
+        """The ids of irrelevant_candidates(question, minimal), in their order."""
         relevant = set(minimal).union(*(self._mentioning[i] for i in question["evidence_ids"]))
-        return [a for a in self.past_articles(question) if a.article_id not in relevant]
+        return [i for i in self.past_ids(question)[0] if i not in relevant]
 
     def context_ablation(self, sizes: Sequence[int] = ABLATION_SIZES) -> list[dict[str, Any]]:
         """The long-context ablation (appendix E.3): two relevant articles plus nested irrelevant samples."""
@@ -445,10 +455,9 @@ class InstanceBuilder:
             minimal = self.minimal_sufficient_set(question)
             if minimal is None or len(minimal) != 2:
                 continue
-            candidates = self.irrelevant_candidates(question, minimal)
-            if len(candidates) < most:
+            ids = self._irrelevant_ids(question, minimal)
+            if len(ids) < most:
                 continue
-            ids = [a.article_id for a in candidates]
             sample = family_shuffled(self.seed, "context-ablation", family.family_id, ids)[:most]
             arrangement = family_shuffled(self.seed, "context-ablation:order", family.family_id, list(minimal) + sample)
             # the same gaps at every size: the irrelevant articles mention no required item (irrelevant_candidates)

@@ -16,7 +16,7 @@ import neoqa
 from leakproof_qa.builders.neoqa import textcheck
 from leakproof_qa.builders.neoqa.generate import GeneratedSplit, release_records, subset_rows, timeline_rows
 from leakproof_qa.builders.neoqa.instances import CHILDREN_PER_CATEGORY, InstanceBuilder
-from leakproof_qa.builders.neoqa.release import read_rows
+from leakproof_qa.builders.neoqa.release import canonical_json, read_rows
 from leakproof_qa.builders.neoqa.settings import (
     INSTANCE_SUBSETS,
     SUBSETS,
@@ -340,3 +340,28 @@ def test_a_timeline_moves_what_it_made_to_the_oldest_generation_but_leaves_a_cal
         gc.unfreeze()
         if not was_enabled:
             gc.disable()
+
+
+@pytest.mark.parametrize("escaped", [False, True])
+def test_every_instance_id_is_the_hash_of_its_canonical_json_with_plain_or_escaped_article_ids(escaped):
+    """Instance ids are written out piece by piece, without a look-up per id when every article id needs no escape
+    (as generated); an article id that does need one (renamed here to end in an accent) is still written as
+    canonical_json writes it."""
+    settings, _ = settings_from("t3_s1")
+    rows = timeline_rows(settings, 0, ("news", "questions"))
+    if escaped:
+        renamed = {rows["news"][0]["article_id"]: rows["news"][0]["article_id"] + "\u00e9"}
+        rows["news"][0]["article_id"] = next(iter(renamed.values()))
+        for question in rows["questions"]:
+            question["sufficient_article_ids"] = [renamed.get(i, i) for i in question["sufficient_article_ids"]]
+            question["all_sufficient_article_id_combinations"] = [
+                [renamed.get(i, i) for i in combination]
+                for combination in question["all_sufficient_article_id_combinations"]
+            ]
+    builder = InstanceBuilder(rows["questions"], rows["news"], seed=settings.seed)
+    made = [row for subset in INSTANCE_SUBSETS for row in builder.build(subset)]
+    shown = {i for row in made for i in row["use_evidence_documents"]}
+    assert made and any(i.endswith("\u00e9") for i in shown) == escaped
+    for row in made:
+        whole = canonical_json({"question_id": row["question_id"], "documents": row["use_evidence_documents"]})
+        assert row["instance_id"] == hashlib.sha256(whole.encode()).hexdigest()

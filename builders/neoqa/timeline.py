@@ -85,10 +85,10 @@ def timeline_record(world: World) -> dict[str, Any]:
     known = _Known(world)
     for event, day in enumerate(world.dates):
         facts = world.event_facts(event)
-        used: list[dict[str, Any]] = []
-        for entity in (entity for fact in facts for entity in fact.entities()):
-            if entity.id not in {u["id"] for u in used}:
-                used.append({"id": entity.id, "new": entity.id not in seen})
+        used = [
+            {"id": entity_id, "new": entity_id not in seen}
+            for entity_id in dict.fromkeys(entity.id for fact in facts for entity in fact.entities())  # first mentions
+        ]
         seen.update(u["id"] for u in used)
         for fact in facts:
             known.add(fact, sentence(fact, marked=False))  # history in plain text

@@ -14,9 +14,15 @@ import pytest
 
 import neoqa
 from leakproof_qa.builders.neoqa import textcheck
-from leakproof_qa.builders.neoqa.generate import GeneratedSplit, release_records, subset_rows, timeline_rows
+from leakproof_qa.builders.neoqa.generate import (
+    GeneratedSplit,
+    release_records,
+    subset_rows,
+    timeline_records,
+    timeline_rows,
+)
 from leakproof_qa.builders.neoqa.instances import CHILDREN_PER_CATEGORY, InstanceBuilder
-from leakproof_qa.builders.neoqa.release import canonical_json, read_rows
+from leakproof_qa.builders.neoqa.release import canonical_json, question_row, read_rows
 from leakproof_qa.builders.neoqa.settings import (
     INSTANCE_SUBSETS,
     SUBSETS,
@@ -25,7 +31,7 @@ from leakproof_qa.builders.neoqa.settings import (
     format_name,
     settings_from,
 )
-from leakproof_qa.encryption.neoqa_codec import write_jsonl
+from leakproof_qa.encryption.neoqa_codec import ReleaseFormatError, write_jsonl
 
 SMALL = "t3_s1"
 
@@ -365,3 +371,20 @@ def test_every_instance_id_is_the_hash_of_its_canonical_json_with_plain_or_escap
     for row in made:
         whole = canonical_json({"question_id": row["question_id"], "documents": row["use_evidence_documents"]})
         assert row["instance_id"] == hashlib.sha256(whole.encode()).hexdigest()
+
+
+@pytest.mark.parametrize(
+    "combinations, refused",
+    [([["a-1"], ["a-1", "b-2"]], False), ([], False), ([["a-1"], "b-2"], True), ([["a-1", 3]], True), ("a-1", True)],
+)
+def test_a_question_whose_sufficient_combinations_are_not_lists_of_ids_is_refused(combinations, refused):
+    """The validator checks all_sufficient_article_id_combinations in one pass: every combination a list, every
+    member an id."""
+    settings, _ = settings_from("t3_s1")
+    record = dict(timeline_records(settings, 0, ("news", "questions"))["questions"][0])
+    record["all_sufficient_article_id_combinations"] = combinations
+    if refused:
+        with pytest.raises(ReleaseFormatError, match="here: field .all_sufficient_article_id_combinations. should be"):
+            question_row(record, "here")
+    else:
+        assert question_row(record, "here")["all_sufficient_article_id_combinations"] == combinations

@@ -85,11 +85,9 @@ def timeline_record(world: World) -> dict[str, Any]:
     known = _Known(world)
     for event, day in enumerate(world.dates):
         facts = world.event_facts(event)
-        used = [
-            {"id": entity_id, "new": entity_id not in seen}
-            for entity_id in dict.fromkeys(entity.id for fact in facts for entity in fact.entities())  # first mentions
-        ]
-        seen.update(u["id"] for u in used)
+        named = list(dict.fromkeys(entity.id for fact in facts for entity in fact.entities()))  # first mentions
+        used: list[dict[str, Any]] = [{"id": entity_id, "new": entity_id not in seen} for entity_id in named]
+        seen.update(named)
         for fact in facts:
             known.add(fact, sentence(fact, marked=False))  # history in plain text
         events.append(

@@ -115,23 +115,40 @@ def distractors(rng: Any, world: World, kind: str, answer: str, pools: Sequence[
     return chosen
 
 
-def _pools(world: World, kind: str, event: int, copies: Counter[str] | None = None) -> list[Counter[str]]:
-    """The timeline's values of `kind`, each counted once per article stating an item that names it (`copies`:
-    articles per item; once per item without it): those up to `event`, then the others."""
-    relations = data("templates")["relations"]
-    copies = copies or Counter()
+def _mentions(world: World, kind: str, copies: Counter[str]) -> list[tuple[int, str, int]]:
+    """Each value of `kind` an item names, in item order: (the item's event, the value, how many articles state the
+    item, at least one). Made once per kind for every question's pools."""
     if kind in ENTITY_KINDS:
-        named: Counter[str] = Counter()
-        for fact in world.facts:
-            if fact.event <= event:
-                for e in fact.entities():
-                    if e.kind == kind:
-                        named[e.name] += max(1, copies[fact.item_id])
-        return [named, Counter(entity.name for entity in world.cast[kind])]
+        return [
+            (fact.event, e.name, max(1, copies[fact.item_id]))
+            for fact in world.facts
+            for e in fact.entities()
+            if e.kind == kind
+        ]
+    relations = data("templates")["relations"]
+    return [
+        (fact.event, fact.object_text(), max(1, copies[fact.item_id]))
+        for fact in world.facts
+        if relations[fact.relation]["object"] == kind
+    ]
+
+
+def _pools(
+    world: World,
+    kind: str,
+    event: int,
+    copies: Counter[str] | None = None,
+    mentions: list[tuple[int, str, int]] | None = None,
+) -> list[Counter[str]]:
+    """The timeline's values of `kind`, each counted once per article stating an item that names it (`copies`:
+    articles per item; once per item without it): those up to `event`, then the others (`mentions`:
+    _mentions(world, kind, copies), when made)."""
+    mentions = _mentions(world, kind, copies or Counter()) if mentions is None else mentions
     pools: list[Counter[str]] = [Counter(), Counter()]
-    for fact in world.facts:
-        if relations[fact.relation]["object"] == kind:
-            pools[fact.event > event][fact.object_text()] += max(1, copies[fact.item_id])
+    for day, value, times in mentions:
+        pools[day > event][value] += times
+    if kind in ENTITY_KINDS:  # the rest of the cast, each once, whether named or not
+        pools[1] = Counter(entity.name for entity in world.cast[kind])
     return pools
 
 
@@ -238,6 +255,7 @@ def multi_hop_records(world: World, seed: int, articles: list[dict[str, Any]], l
     relations = data("templates")["relations"]
     counts = item_counts(world)
     pooled: dict[tuple[str, int], list[Counter[str]]] = {}
+    mentioned: dict[str, list[tuple[int, str, int]]] = {}
     records: list[dict[str, Any]] = []
     asked = 0
     for hop in shuffled(rng, multi_hop_candidates(world)):
@@ -247,7 +265,9 @@ def multi_hop_records(world: World, seed: int, articles: list[dict[str, Any]], l
             continue
         kind = relations[hop.answer.relation]["object"]
         if (kind, hop.event) not in pooled:
-            pooled[kind, hop.event] = _pools(world, kind, hop.event, copies)
+            if kind not in mentioned:
+                mentioned[kind] = _mentions(world, kind, copies)
+            pooled[kind, hop.event] = _pools(world, kind, hop.event, copies, mentioned[kind])
         pools = pooled[kind, hop.event]
         if len(set(pools[0]) - {hop.answer.object_text()}) < DISTRACTORS:
             continue  # too few values the articles mention beside the answer: an unmentioned option is no decoy

@@ -4,6 +4,7 @@ every entity known so far, whose knowledge base (`kb`: the latest object of each
 
 from __future__ import annotations
 
+import bisect
 from typing import Any
 
 from leakproof_qa.builders.neoqa.articles import sentence
@@ -12,6 +13,11 @@ from leakproof_qa.builders.neoqa.world import Entity, Fact, World, data
 
 def _description(entity: Entity, world: World) -> str:
     return f"A fictional {entity.kind} in the {world.genre['category'].lower()} timeline {world.timeline_id}."
+
+
+def _listed_order(entity: Entity) -> tuple[str, int]:
+    """Where a snapshot lists an entity: by kind, then number."""
+    return entity.kind, int(entity.id.split("-")[1])
 
 
 class _Known:
@@ -40,7 +46,7 @@ class _Known:
                 self.entities[entity.id] = entity
                 self.descriptions[entity.id] = _description(entity, self.world)
                 self.history[entity.id] = []
-                self.order = []  # sorted again at the next snapshot
+                bisect.insort(self.order, entity, key=_listed_order)
             self.history[entity.id].append(entry)
             self.changed[entity.id] = None
         self.kb.setdefault(fact.subject.id, {})[fact.relation] = fact.object_text()
@@ -62,8 +68,6 @@ class _Known:
         for entity_id in self.changed:
             self.shown[entity_id] = self._entry(self.entities[entity_id])
         self.changed.clear()
-        if len(self.order) != len(self.entities):
-            self.order = sorted(self.entities.values(), key=lambda e: (e.kind, int(e.id.split("-")[1])))
         grouped: dict[str, list[dict[str, Any]]] = {kind: [] for kind in data("world")["cast"]}
         for entity in self.order:
             grouped[entity.kind].append(self.shown[entity.id])

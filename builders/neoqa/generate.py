@@ -81,10 +81,15 @@ def timeline_rows(
     settings: Settings, index: int, kinds: tuple[str, ...] = RAW_SUBSETS
 ) -> dict[str, list[dict[str, Any]]]:
     """Timeline `index`'s records of `kinds` as validated rows (markup stripped, as release.read_rows gives them)."""
-    return {
-        kind: [_ROW[kind](record, f"generated {kind} of timeline {index}") for record in records]
-        for kind, records in timeline_records(settings, index, kinds).items()
-    }
+    rows: dict[str, list[dict[str, Any]]] = {}
+    made: dict[tuple[str, int], Any] = {}  # question parts the records share, made once (release.question_row)
+    for kind, records in timeline_records(settings, index, kinds).items():
+        where = f"generated {kind} of timeline {index}"
+        if kind == "questions":
+            rows[kind] = [question_row(record, where, made) for record in records]
+        else:
+            rows[kind] = [_ROW[kind](record, where) for record in records]
+    return rows
 
 
 def subset_rows(settings: Settings, index: int, subsets: tuple[str, ...]) -> dict[str, list[dict[str, Any]]]:

@@ -15,7 +15,7 @@ from typing import Any
 
 from leakproof_qa.builders.neoqa.articles import news_records
 from leakproof_qa.builders.neoqa.instances import InstanceBuilder
-from leakproof_qa.builders.neoqa.questions import multi_hop_records, time_span_records
+from leakproof_qa.builders.neoqa.questions import multi_hop_records, stating_articles, time_span_records
 from leakproof_qa.builders.neoqa.release import news_row, question_row, timeline_row
 from leakproof_qa.builders.neoqa.settings import RAW_SUBSETS, Settings
 from leakproof_qa.builders.neoqa.timeline import timeline_record
@@ -40,8 +40,9 @@ def timeline_records(
     if "news" in kinds:
         records["news"] = news
     if "questions" in kinds:
-        questions = multi_hop_records(world, settings.seed, news, settings.multi_hop)
-        records["questions"] = questions + time_span_records(world, settings.seed, news, settings.time_span)
+        stating = stating_articles(news)  # both kinds of question ask which articles state an item
+        questions = multi_hop_records(world, settings.seed, news, settings.multi_hop, stating)
+        records["questions"] = questions + time_span_records(world, settings.seed, news, settings.time_span, stating)
     return records
 
 

@@ -247,11 +247,18 @@ def _variants(rng: Any, world: World, hop: MultiHop, parent: dict[str, Any]) -> 
         }
 
 
-def multi_hop_records(world: World, seed: int, articles: list[dict[str, Any]], limit: int) -> list[dict[str, Any]]:
-    """Up to `limit` multi-hop questions with unique answers, each followed by its variants."""
+def multi_hop_records(
+    world: World,
+    seed: int,
+    articles: list[dict[str, Any]],
+    limit: int,
+    stating_index: Mapping[str, list[tuple[str, str]]] | None = None,
+) -> list[dict[str, Any]]:
+    """Up to `limit` multi-hop questions with unique answers, each followed by its variants (`stating_index`:
+    stating_articles(articles), when made)."""
     rng = stream(seed, "neoqa", "multi-hop", world.index)
     copies = Counter(item for article in articles for item in article["used_items"])
-    index = stating_articles(articles)
+    index = stating_articles(articles) if stating_index is None else stating_index
     relations = data("templates")["relations"]
     counts = item_counts(world)
     pooled: dict[tuple[str, int], list[Counter[str]]] = {}
@@ -304,8 +311,15 @@ def _clause(fact: Fact) -> str:
     return data("templates")["relations"][fact.relation]["clause"].format(s=fact.subject.name, o=fact.object_text())
 
 
-def time_span_records(world: World, seed: int, articles: list[dict[str, Any]], limit: int) -> list[dict[str, Any]]:
-    """Up to `limit` time-span questions: days between two items on different days, each item unique."""
+def time_span_records(
+    world: World,
+    seed: int,
+    articles: list[dict[str, Any]],
+    limit: int,
+    stating_index: Mapping[str, list[tuple[str, str]]] | None = None,
+) -> list[dict[str, Any]]:
+    """Up to `limit` time-span questions: days between two items on different days, each item unique
+    (`stating_index`: stating_articles(articles), when made)."""
     rng = stream(seed, "neoqa", "time-span", world.index)
     templates = data("templates")
     triples: dict[str, int] = defaultdict(int)
@@ -315,7 +329,7 @@ def time_span_records(world: World, seed: int, articles: list[dict[str, Any]], l
     spans = sorted({f"{n} days" for n in {b - a for i, a in enumerate(days) for b in days[i + 1 :]}})
     records: list[dict[str, Any]] = []
     tried: set[tuple[str, str]] = set()
-    index = stating_articles(articles)
+    index = stating_articles(articles) if stating_index is None else stating_index
     for _ in range(limit * TRIES):
         if len(records) == limit:
             break

@@ -198,11 +198,13 @@ class InstanceBuilder:
         # every article id plain (always so when generated): an instance shows only the split's articles, so each of
         # its documents is, without a look-up per id
         self._all_plain = len(self._plain_ids) == len(self.articles)
-        for article in self.articles.values():
-            for item in article.used | article.unsure:
+        for article in self.articles.values():  # an article mentions its used and unsure items, states the used sure
+            for item in article.used:
                 self._mentioning[item].add(article.article_id)
-                if article.states(item):
+                if item not in article.unsure:
                     self._stating[item].add(article.article_id)
+            for item in article.unsure - article.used if article.unsure else ():
+                self._mentioning[item].add(article.article_id)
 
     # ------------------------------------------------------------------ shared pieces
 

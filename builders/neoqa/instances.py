@@ -314,9 +314,18 @@ class InstanceBuilder:
         return self._gold[key]
 
     def _instance(
-        self, family: Family, question: Mapping[str, Any], answerable: str, documents: Sequence[str], **extra: Any
+        self,
+        family: Family,
+        question: Mapping[str, Any],
+        answerable: str,
+        documents: Sequence[str],
+        sufficient_article_ids: list[str] | None = None,
+        irrelevant_article_ids: list[str] | None = None,
+        removed_article_ids: list[str] | None = None,
+        missing_evidence_ids: list[str] | None = None,
     ) -> dict[str, Any]:
-        """Assemble one instance row (documents by id; the face attaches their text)."""
+        """Assemble one instance row (documents by id; the face attaches their text); an id list not given is
+        empty."""
         options, gold, gold_index = self._answer(family, question, answerable)
         documents = list(documents)
         row = {
@@ -335,12 +344,11 @@ class InstanceBuilder:
             "gold_answer_idx": gold_index,
             "evidence_ids": list(question["evidence_ids"]),
             "use_evidence_documents": documents,
-            "sufficient_article_ids": [],
-            "irrelevant_article_ids": [],
-            "removed_article_ids": [],
-            "missing_evidence_ids": [],
+            "sufficient_article_ids": [] if sufficient_article_ids is None else sufficient_article_ids,
+            "irrelevant_article_ids": [] if irrelevant_article_ids is None else irrelevant_article_ids,
+            "removed_article_ids": [] if removed_article_ids is None else removed_article_ids,
+            "missing_evidence_ids": [] if missing_evidence_ids is None else missing_evidence_ids,
         }
-        row.update(extra)
         return row
 
     def _with_children(self, family: Family, sufficient: dict[str, Any]) -> list[dict[str, Any]]:

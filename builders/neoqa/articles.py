@@ -44,9 +44,9 @@ def sentence(fact: Fact, wording: int = 0, date_style: int = 0, marked: bool = T
     )
 
 
-def article_id(world: World, event: int, number: int) -> str:
-    """The release-style article id, e.g. sports_2_17-ev3-5."""
-    return f"{world.genre['genre_id']}_{world.event_type}_{world.index}-ev{event}-{number}"
+def article_id_prefix(world: World, event: int) -> str:
+    """An event's release-style article ids up to the article's number: sports_2_17-ev3- for sports_2_17-ev3-5."""
+    return f"{world.genre['genre_id']}_{world.event_type}_{world.index}-ev{event}-"
 
 
 def event_articles(rng: Any, mean: int) -> int:
@@ -73,17 +73,19 @@ def _paragraphs(
     lines = []
     for fact in facts:
         key = (fact.item_id, below(rng, 3), below(rng, 2))  # wording, then date format: the order of the draws
-        if key not in written:
-            written[key] = sentence(fact, key[1], key[2])
-        lines.append(written[key])
+        line = written.get(key)
+        if line is None:
+            line = written[key] = sentence(fact, key[1], key[2])
+        lines.append(line)
     fillers = shuffled(rng, outlet["fillers"])[: max(0, data("templates")["article_lines"] - 2 - len(lines))]
     for filler in fillers:
         lines.insert(below(rng, len(lines) + 1), filler)
     paragraphs = [pick(rng, outlet["openings"])]
-    while lines:
-        size = 1 + below(rng, 2)
-        paragraphs.append(" ".join(lines[:size]))
-        lines = lines[size:]
+    start = 0
+    while start < len(lines):
+        end = start + 1 + below(rng, 2)
+        paragraphs.append(" ".join(lines[start:end]))
+        start = end
     paragraphs.append(pick(rng, outlet["closings"]))
     return paragraphs
 
@@ -97,6 +99,8 @@ def news_records(world: World, seed: int, articles: int) -> list[dict[str, Any]]
         facts = world.event_facts(event)
         count = event_articles(rng, articles)
         written: dict[tuple[str, int, int], str] = {}
+        event_id, date = f"{world.timeline_id}:E{event}", day.isoformat()  # the same for the event's articles
+        prefix = article_id_prefix(world, event)
         for number in range(count):
             outlet = outlets[number % len(outlets)]
             stated = stated_items(rng, facts, number, count)
@@ -104,12 +108,12 @@ def news_records(world: World, seed: int, articles: int) -> list[dict[str, Any]]
             records.append(
                 {
                     "timeline_id": world.timeline_id,
-                    "article_id": article_id(world, event, number),
-                    "event_id": f"{world.timeline_id}:E{event}",
+                    "article_id": prefix + str(number),
+                    "event_id": event_id,
                     "headline": headline,
                     "passages": _paragraphs(rng, outlet, stated, written),
                     "created_at": event,
-                    "date": day.isoformat(),
+                    "date": date,
                     "news_profile": outlet["profile"],
                     "used_items": [fact.item_id for fact in stated],
                     "unsure_evidences": [],

@@ -107,10 +107,13 @@ def plain_ids(ids: Iterable[str]) -> set[str]:
     return {i for i in ids if encode_basestring_ascii(i) == f'"{i}"'}
 
 
-def documents_hash(documents: Sequence[str], plain: set[str] | frozenset[str] = frozenset()) -> Any:
+def documents_hash(
+    documents: Sequence[str], plain: set[str] | frozenset[str] = frozenset(), all_plain: bool = False
+) -> Any:
     """The sha256 state after the start of an instance id's JSON, up to its documents: instances showing the same
-    documents (a question's children) go on from a copy of it (`plain`: plain_ids of the ids met, when known)."""
-    if plain.issuperset(documents):
+    documents (a question's children) go on from a copy of it (`plain`: plain_ids of the ids met, when known;
+    `all_plain`: the caller knows every id is one, so none is looked up)."""
+    if all_plain or plain.issuperset(documents):
         listed = '"' + '","'.join(documents) + '"' if documents else ""
     else:
         listed = ",".join(map(encode_basestring_ascii, documents))
@@ -181,19 +184,27 @@ class InstanceBuilder:
             self.by_timeline[article.timeline_id].append(article)
         self.families = families_from_rows(question_rows)
         self._past: dict[tuple[str, str], list[Article]] = {}  # (timeline, date) -> past articles: sets share them
+        self._past_ids: dict[tuple[str, str], tuple[list[str], frozenset[str]]] = {}  # the same, their ids
         self._minimal: dict[str, list[str] | None] = {}  # question id -> its minimal set: two sets ask for it
         self._options: dict[str, list[str]] = {}  # family id -> its option order: every instance asks for it
         self._member: dict[str, list[str]] = {}  # question id -> its options in order: each instance of it asks
+        self._gold: dict[tuple[str, bool], tuple[list[str], str, int]] = {}  # (question id, answerable) -> options,
+        # gold answer and its index, checked: each instance asks
         self._children: dict[str, list[dict[str, Any]]] = {}  # family id -> its sampled children: each set asks
         self._last_documents: tuple[tuple[str, ...], Any] = ((), None)  # the last documents, their documents_hash
         self._mentioning: dict[str, set[str]] = defaultdict(set)  # item -> ids of the articles that mention it
         self._stating: dict[str, set[str]] = defaultdict(set)  # item -> ids of the articles that state it
         self._plain_ids = plain_ids(self.articles)  # article ids written in JSON as they are
-        for article in self.articles.values():
-            for item in article.used | article.unsure:
+        # every article id plain (always so when generated): an instance shows only the split's articles, so each of
+        # its documents is, without a look-up per id
+        self._all_plain = len(self._plain_ids) == len(self.articles)
+        for article in self.articles.values():  # an article mentions its used and unsure items, states the used sure
+            for item in article.used:
                 self._mentioning[item].add(article.article_id)
-                if article.states(item):
+                if item not in article.unsure:
                     self._stating[item].add(article.article_id)
+            for item in article.unsure - article.used if article.unsure else ():
+                self._mentioning[item].add(article.article_id)
 
     # ------------------------------------------------------------------ shared pieces
 
@@ -205,9 +216,18 @@ class InstanceBuilder:
             self._past[key] = _canonical_order(a for a in timeline if a.date <= question["date"])
         return list(self._past[key])
 
+    def past_ids(self, question: Mapping[str, Any]) -> tuple[list[str], frozenset[str]]:
+        """The ids of past_articles(question), in order and as a set (kept: each family of a date asks; not to be
+        changed by the caller)."""
+        key = (question["timeline_id"], question["date"])
+        if key not in self._past_ids:
+            ids = [a.article_id for a in self.past_articles(question)]
+            self._past_ids[key] = (ids, frozenset(ids))
+        return self._past_ids[key]
+
     def sufficient(self, article_ids: Iterable[str], items: Sequence[str]) -> bool:
         """True when every required item is stated by at least one of these articles (by id)."""
-        shown = set(article_ids)
+        shown = article_ids if isinstance(article_ids, (set, frozenset)) else set(article_ids)
         return all(not self._stating[item].isdisjoint(shown) for item in items)
 
     def mentioned_among(self, article_ids: Iterable[str], items: Sequence[str]) -> dict[str, set[str]]:
@@ -255,7 +275,7 @@ class InstanceBuilder:
     def _minimal_set(self, question: Mapping[str, Any]) -> list[str] | None:
         """The first valid candidate of the most preferred size: the record's own pick wins ties."""
         candidates = [question["sufficient_article_ids"], *question["all_sufficient_article_id_combinations"]]
-        past = {a.article_id for a in self.past_articles(question)}  # the question's timeline, up to its date
+        past = self.past_ids(question)[1]  # the question's timeline, up to its date
         tried: set[tuple[str, ...]] = set()
         best: list[str] | None = None
         for combination in candidates:
@@ -275,20 +295,38 @@ class InstanceBuilder:
         """documents_hash(documents), taken once for a run of instances showing the same documents."""
         shown = tuple(documents)  # a copy: a row's list may change after, the memo must not
         if shown != self._last_documents[0] or self._last_documents[1] is None:
-            self._last_documents = (shown, documents_hash(shown, self._plain_ids))
+            self._last_documents = (shown, documents_hash(shown, self._plain_ids, self._all_plain))
         return self._last_documents[1]
 
+    def _answer(self, family: Family, question: Mapping[str, Any], answerable: str) -> tuple[list[str], str, int]:
+        """A family member's options in order, its gold answer when `answerable` and the gold's index, checked once
+        per question and kind of instance."""
+        key = (question["question_id"], answerable == SUFFICIENT)
+        if key not in self._gold:
+            options = self.member_options(family, question)
+            gold = question["answer"] if answerable == SUFFICIENT else DEFLECTION_OPTION
+            if gold not in options:
+                raise ReleaseFormatError(
+                    f"question {question['question_id']}: its answer options lack {gold!r}; "
+                    f"every NeoQA question offers the deflection option {DEFLECTION_OPTION!r}"
+                )
+            self._gold[key] = (options, gold, options.index(gold))
+        return self._gold[key]
+
     def _instance(
-        self, family: Family, question: Mapping[str, Any], answerable: str, documents: Sequence[str], **extra: Any
+        self,
+        family: Family,
+        question: Mapping[str, Any],
+        answerable: str,
+        documents: Sequence[str],
+        sufficient_article_ids: list[str] | None = None,
+        irrelevant_article_ids: list[str] | None = None,
+        removed_article_ids: list[str] | None = None,
+        missing_evidence_ids: list[str] | None = None,
     ) -> dict[str, Any]:
-        """Assemble one instance row (documents by id; the face attaches their text)."""
-        options = self.member_options(family, question)
-        gold = question["answer"] if answerable == SUFFICIENT else DEFLECTION_OPTION
-        if gold not in options:
-            raise ReleaseFormatError(
-                f"question {question['question_id']}: its answer options lack {gold!r}; "
-                f"every NeoQA question offers the deflection option {DEFLECTION_OPTION!r}"
-            )
+        """Assemble one instance row (documents by id; the face attaches their text); an id list not given is
+        empty."""
+        options, gold, gold_index = self._answer(family, question, answerable)
         documents = list(documents)
         row = {
             "instance_id": instance_id(question["question_id"], documents, self._documents_hash(documents)),
@@ -302,16 +340,15 @@ class InstanceBuilder:
             "date": question["date"],
             "created_at": question["created_at"],
             "answer": gold,
-            "answer_options": options,
-            "gold_answer_idx": options.index(gold),
+            "answer_options": list(options),
+            "gold_answer_idx": gold_index,
             "evidence_ids": list(question["evidence_ids"]),
             "use_evidence_documents": documents,
-            "sufficient_article_ids": [],
-            "irrelevant_article_ids": [],
-            "removed_article_ids": [],
-            "missing_evidence_ids": [],
+            "sufficient_article_ids": [] if sufficient_article_ids is None else sufficient_article_ids,
+            "irrelevant_article_ids": [] if irrelevant_article_ids is None else irrelevant_article_ids,
+            "removed_article_ids": [] if removed_article_ids is None else removed_article_ids,
+            "missing_evidence_ids": [] if missing_evidence_ids is None else missing_evidence_ids,
         }
-        row.update(extra)
         return row
 
     def _with_children(self, family: Family, sufficient: dict[str, Any]) -> list[dict[str, Any]]:
@@ -322,16 +359,28 @@ class InstanceBuilder:
             for child in self.sampled_children(family)
         ]
 
-    def _one_removed(self, family: Family, shown: list[str], minimal: list[str], **extra: Any) -> list[dict[str, Any]]:
-        """Insufficient variants omitting each minimal-set article in turn (order kept), when truly insufficient."""
+    def _gaps(
+        self, question: Mapping[str, Any], shown: Iterable[str], minimal: list[str]
+    ) -> list[tuple[str, list[str]]]:
+        """Each minimal-set article whose removal from `shown` leaves some required item unmentioned, with those items
+        (the others leave no clean gap: the rest still, possibly, conveys every required item)."""
+        mentioned = self.mentioned_among(shown, question["evidence_ids"])
+        gaps = []
+        for removed in minimal:
+            missing = [item for item in question["evidence_ids"] if mentioned[item] <= {removed}]  # unmentioned
+            if missing:
+                gaps.append((removed, missing))
+        return gaps
+
+    def _one_removed(
+        self, family: Family, shown: list[str], minimal: list[str], gaps: list[tuple[str, list[str]]], **extra: Any
+    ) -> list[dict[str, Any]]:
+        """Insufficient variants omitting each minimal-set article of `gaps` in turn (order kept)."""
         question = family.parent
         variants = []
-        mentioned = self.mentioned_among(shown, question["evidence_ids"])
-        for removed in minimal:
-            remaining = [i for i in shown if i != removed]
-            missing = [item for item in question["evidence_ids"] if mentioned[item] <= {removed}]  # unmentioned
-            if not missing:  # the rest still (possibly) conveys every required item: not a clean gap
-                continue
+        for removed, missing in gaps:
+            remaining = shown.copy()  # shown lists each article once
+            remaining.remove(removed)
             variants.append(
                 self._instance(
                     family,
@@ -340,7 +389,7 @@ class InstanceBuilder:
                     remaining,
                     sufficient_article_ids=list(minimal),
                     removed_article_ids=[removed],
-                    missing_evidence_ids=missing,
+                    missing_evidence_ids=list(missing),
                     **extra,
                 )
             )
@@ -353,8 +402,8 @@ class InstanceBuilder:
         rows: list[dict[str, Any]] = []
         for family in self.families:
             question = family.parent
-            past = [a.article_id for a in self.past_articles(question)]
-            if not self.sufficient(past, question["evidence_ids"]):
+            past, past_set = self.past_ids(question)
+            if not self.sufficient(past_set, question["evidence_ids"]):
                 continue
             shown = family_shuffled(self.seed, "documents", family.family_id, past)
             sufficient = self._instance(family, question, SUFFICIENT, shown)
@@ -394,14 +443,18 @@ class InstanceBuilder:
                 sufficient_article_ids=list(minimal),
             )
             rows.append(sufficient)
-            rows.extend(self._one_removed(family, shown, minimal))
+            rows.extend(self._one_removed(family, shown, minimal, self._gaps(family.parent, shown, minimal)))
             rows.extend(self._with_children(family, sufficient))
         return rows
 
     def irrelevant_candidates(self, question: Mapping[str, Any], minimal: Sequence[str]) -> list[Article]:
         """Past articles outside the minimal set that mention none of the required items, in canonical order."""
+        return [self.articles[i] for i in self._irrelevant_ids(question, minimal)]
+
+    def _irrelevant_ids(self, question: Mapping[str, Any], minimal: Sequence[str]) -> list[str]:
+        """The ids of irrelevant_candidates(question, minimal), in their order."""
         relevant = set(minimal).union(*(self._mentioning[i] for i in question["evidence_ids"]))
-        return [a for a in self.past_articles(question) if a.article_id not in relevant]
+        return [i for i in self.past_ids(question)[0] if i not in relevant]
 
     def context_ablation(self, sizes: Sequence[int] = ABLATION_SIZES) -> list[dict[str, Any]]:
         """The long-context ablation (appendix E.3): two relevant articles plus nested irrelevant samples."""
@@ -412,12 +465,13 @@ class InstanceBuilder:
             minimal = self.minimal_sufficient_set(question)
             if minimal is None or len(minimal) != 2:
                 continue
-            candidates = self.irrelevant_candidates(question, minimal)
-            if len(candidates) < most:
+            ids = self._irrelevant_ids(question, minimal)
+            if len(ids) < most:
                 continue
-            ids = [a.article_id for a in candidates]
             sample = family_shuffled(self.seed, "context-ablation", family.family_id, ids)[:most]
             arrangement = family_shuffled(self.seed, "context-ablation:order", family.family_id, list(minimal) + sample)
+            # the same gaps at every size: the irrelevant articles mention no required item (irrelevant_candidates)
+            gaps = self._gaps(question, minimal, minimal)
             for size in sorted(sizes):
                 irrelevant = sample[:size]
                 keep = set(minimal) | set(irrelevant)
@@ -425,7 +479,7 @@ class InstanceBuilder:
                 extra = {"sufficient_article_ids": list(minimal), "irrelevant_article_ids": irrelevant}
                 sufficient = self._instance(family, question, SUFFICIENT, shown, **extra)
                 rows.append(sufficient)
-                rows.extend(self._one_removed(family, shown, minimal, irrelevant_article_ids=irrelevant))
+                rows.extend(self._one_removed(family, shown, minimal, gaps, irrelevant_article_ids=irrelevant))
                 rows.extend(self._with_children(family, sufficient))
         return rows
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import datetime
 import hashlib
 from collections import Counter, defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -94,17 +94,20 @@ def _fresh(rng: Any, world: World, kind: str) -> str:
     return literal(rng, kind)
 
 
-def distractors(rng: Any, world: World, kind: str, answer: str, pools: list[list[str]]) -> list[str]:
+def distractors(rng: Any, world: World, kind: str, answer: str, pools: Sequence[Iterable[str]]) -> list[str]:
     """Five distractors of the answer's type: from the first of `pools` (values the items up to the question
-    mention, as they mention the answer), those mentioned about as often as the answer first, so that how often the
-    articles name an option does not point to the gold; then the next pool (the rest of the timeline's), then fresh
-    values."""
-    chosen: list[str] = []
+    mention, as they mention the answer, each as often as mentioned: a list with repeats or a Counter), those
+    mentioned about as often as the answer first, so that how often the articles name an option does not point to
+    the gold; then the next pool (the rest of the timeline's), then fresh values."""
+    chosen: list[str] = []  # every candidate of the pools so far, while fewer than DISTRACTORS
     for pool in pools:
         mentions = Counter(pool)
-        candidates = [v for v in shuffled(rng, sorted(mentions)) if v != answer and v not in chosen]
-        chosen += sorted(candidates, key=lambda v: abs(mentions[v] - mentions[answer]))
-    chosen = chosen[:DISTRACTORS]
+        order = shuffled(rng, sorted(mentions))  # drawn even when the pools before gave enough: the stream moves on
+        if len(chosen) < DISTRACTORS:
+            candidates = [v for v in order if v != answer and v not in chosen]
+            distance = [abs(mentions[v] - mentions[answer]) for v in candidates]
+            closest = sorted(range(len(candidates)), key=distance.__getitem__)  # stable: ties keep the shuffled order
+            chosen += [candidates[i] for i in closest[: DISTRACTORS - len(chosen)]]  # the rest would be cut
     while len(chosen) < DISTRACTORS:
         value = _fresh(rng, world, kind) if kind != "days" else f"{1 + below(rng, 120)} days"
         if value != answer and value not in chosen:
@@ -112,44 +115,69 @@ def distractors(rng: Any, world: World, kind: str, answer: str, pools: list[list
     return chosen
 
 
-def _pools(world: World, kind: str, event: int, copies: Counter[str] | None = None) -> list[list[str]]:
-    """The timeline's values of `kind`, once per article stating an item that names them (`copies`: articles per
-    item; once per item without it): those up to `event`, then the others."""
-    relations = data("templates")["relations"]
-    copies = copies or Counter()
-
-    def times(fact: Fact) -> int:
-        return max(1, copies[fact.item_id])
-
+def _mentions(world: World, kind: str, copies: Counter[str]) -> list[tuple[int, str, int]]:
+    """Each value of `kind` an item names, in item order: (the item's event, the value, how many articles state the
+    item, at least one). Made once per kind for every question's pools."""
     if kind in ENTITY_KINDS:
-        named = [
-            e.name
+        return [
+            (fact.event, e.name, max(1, copies[fact.item_id]))
             for fact in world.facts
-            if fact.event <= event
             for e in fact.entities()
             if e.kind == kind
-            for _ in range(times(fact))
         ]
-        return [named, [entity.name for entity in world.cast[kind]]]
-    values = [
-        (fact.event, fact.object_text())
+    relations = data("templates")["relations"]
+    return [
+        (fact.event, fact.object_text(), max(1, copies[fact.item_id]))
         for fact in world.facts
         if relations[fact.relation]["object"] == kind
-        for _ in range(times(fact))
     ]
-    return [[v for e, v in values if e <= event], [v for e, v in values if e > event]]
 
 
-def sufficient_sets(articles: list[dict[str, Any]], items: list[str], date: str) -> list[list[str]]:
+def _pools(
+    world: World,
+    kind: str,
+    event: int,
+    copies: Counter[str] | None = None,
+    mentions: list[tuple[int, str, int]] | None = None,
+) -> list[Counter[str]]:
+    """The timeline's values of `kind`, each counted once per article stating an item that names it (`copies`:
+    articles per item; once per item without it): those up to `event`, then the others (`mentions`:
+    _mentions(world, kind, copies), when made)."""
+    mentions = _mentions(world, kind, copies or Counter()) if mentions is None else mentions
+    pools: list[Counter[str]] = [Counter(), Counter()]
+    for day, value, times in mentions:
+        pools[day > event][value] += times
+    if kind in ENTITY_KINDS:  # the rest of the cast, each once, whether named or not
+        pools[1] = Counter(entity.name for entity in world.cast[kind])
+    return pools
+
+
+def stating_articles(articles: list[dict[str, Any]]) -> dict[str, list[tuple[str, str]]]:
+    """Per outline item, the (id, date) of each article stating it, in article order: made once per timeline for
+    sufficient_sets, which each question asks."""
+    stating: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    for article in articles:
+        for item in dict.fromkeys(article["used_items"]):
+            stating[item].append((article["article_id"], article["date"]))
+    return stating
+
+
+def sufficient_sets(
+    articles: list[dict[str, Any]],
+    items: list[str],
+    date: str,
+    stating_index: Mapping[str, list[tuple[str, str]]] | None = None,
+) -> list[list[str]]:
     """Every set of one or two articles dated on or before `date` that states all `items` (two items at most):
-    the single articles first, then the pairs, each in article order."""
-    past = [a for a in articles if a["date"] <= date]
-    stating = [[a["article_id"] for a in past if item in a["used_items"]] for item in items]
+    the single articles first, then the pairs, each in article order (`stating_index`: stating_articles(articles),
+    when made)."""
+    index = stating_articles(articles) if stating_index is None else stating_index
+    stating = [[i for i, day in index.get(item, ()) if day <= date] for item in items]
     if items:  # the articles in every item's list, in article order
         common = set(stating[0]).intersection(*stating[1:])
         singles = [[i] for i in stating[0] if i in common]
     else:
-        singles = [[a["article_id"]] for a in past]
+        singles = [[a["article_id"]] for a in articles if a["date"] <= date]
     if len(items) == 1:
         return singles
     pairs = [[x, y] for x in stating[0] for y in stating[1] if x != y]
@@ -160,7 +188,7 @@ def _record(world: World, base: dict[str, Any], **fields: Any) -> dict[str, Any]
     return {"timeline_id": world.timeline_id, **base, **fields}
 
 
-def _options(rng: Any, world: World, kind: str, answer: str, pools: list[list[str]]) -> dict[str, Any]:
+def _options(rng: Any, world: World, kind: str, answer: str, pools: Sequence[Iterable[str]]) -> dict[str, Any]:
     wrong = distractors(rng, world, kind, answer, pools)
     return {
         "answer": answer,
@@ -172,8 +200,10 @@ def _options(rng: Any, world: World, kind: str, answer: str, pools: list[list[st
     }
 
 
-def _evidence(articles: list[dict[str, Any]], items: list[str], date: str) -> dict[str, Any]:
-    sets = sufficient_sets(articles, items, date)
+def _evidence(
+    articles: list[dict[str, Any]], items: list[str], date: str, index: Mapping[str, list[tuple[str, str]]]
+) -> dict[str, Any]:
+    sets = sufficient_sets(articles, items, date, index)
     pairs = [s for s in sets if len(s) == 2]
     return {
         "sufficient_article_ids": (pairs or sets or [[]])[0],
@@ -217,13 +247,22 @@ def _variants(rng: Any, world: World, hop: MultiHop, parent: dict[str, Any]) -> 
         }
 
 
-def multi_hop_records(world: World, seed: int, articles: list[dict[str, Any]], limit: int) -> list[dict[str, Any]]:
-    """Up to `limit` multi-hop questions with unique answers, each followed by its variants."""
+def multi_hop_records(
+    world: World,
+    seed: int,
+    articles: list[dict[str, Any]],
+    limit: int,
+    stating_index: Mapping[str, list[tuple[str, str]]] | None = None,
+) -> list[dict[str, Any]]:
+    """Up to `limit` multi-hop questions with unique answers, each followed by its variants (`stating_index`:
+    stating_articles(articles), when made)."""
     rng = stream(seed, "neoqa", "multi-hop", world.index)
     copies = Counter(item for article in articles for item in article["used_items"])
+    index = stating_articles(articles) if stating_index is None else stating_index
     relations = data("templates")["relations"]
     counts = item_counts(world)
-    pooled: dict[tuple[str, int], list[list[str]]] = {}
+    pooled: dict[tuple[str, int], list[Counter[str]]] = {}
+    mentioned: dict[str, list[tuple[int, str, int]]] = {}
     records: list[dict[str, Any]] = []
     asked = 0
     for hop in shuffled(rng, multi_hop_candidates(world)):
@@ -233,7 +272,9 @@ def multi_hop_records(world: World, seed: int, articles: list[dict[str, Any]], l
             continue
         kind = relations[hop.answer.relation]["object"]
         if (kind, hop.event) not in pooled:
-            pooled[kind, hop.event] = _pools(world, kind, hop.event, copies)
+            if kind not in mentioned:
+                mentioned[kind] = _mentions(world, kind, copies)
+            pooled[kind, hop.event] = _pools(world, kind, hop.event, copies, mentioned[kind])
         pools = pooled[kind, hop.event]
         if len(set(pools[0]) - {hop.answer.object_text()}) < DISTRACTORS:
             continue  # too few values the articles mention beside the answer: an unmentioned option is no decoy
@@ -251,7 +292,7 @@ def multi_hop_records(world: World, seed: int, articles: list[dict[str, Any]], l
                 "date": date,
                 "created_at": hop.event,
                 **_options(rng, world, kind, hop.answer.object_text(), pools),
-                **_evidence(articles, items, date),
+                **_evidence(articles, items, date, index),
                 "meta": {
                     "bridge_entity": hop.bridge.obj.name,  # type: ignore[union-attr]
                     "answer_kind": kind,
@@ -270,8 +311,15 @@ def _clause(fact: Fact) -> str:
     return data("templates")["relations"][fact.relation]["clause"].format(s=fact.subject.name, o=fact.object_text())
 
 
-def time_span_records(world: World, seed: int, articles: list[dict[str, Any]], limit: int) -> list[dict[str, Any]]:
-    """Up to `limit` time-span questions: days between two items on different days, each item unique."""
+def time_span_records(
+    world: World,
+    seed: int,
+    articles: list[dict[str, Any]],
+    limit: int,
+    stating_index: Mapping[str, list[tuple[str, str]]] | None = None,
+) -> list[dict[str, Any]]:
+    """Up to `limit` time-span questions: days between two items on different days, each item unique
+    (`stating_index`: stating_articles(articles), when made)."""
     rng = stream(seed, "neoqa", "time-span", world.index)
     templates = data("templates")
     triples: dict[str, int] = defaultdict(int)
@@ -281,6 +329,7 @@ def time_span_records(world: World, seed: int, articles: list[dict[str, Any]], l
     spans = sorted({f"{n} days" for n in {b - a for i, a in enumerate(days) for b in days[i + 1 :]}})
     records: list[dict[str, Any]] = []
     tried: set[tuple[str, str]] = set()
+    index = stating_articles(articles) if stating_index is None else stating_index
     for _ in range(limit * TRIES):
         if len(records) == limit:
             break
@@ -306,7 +355,7 @@ def time_span_records(world: World, seed: int, articles: list[dict[str, Any]], l
                     "date": date,
                     "created_at": event,
                     **_options(rng, world, "days", answer, [spans]),
-                    **_evidence(articles, items, date),
+                    **_evidence(articles, items, date, index),
                     "meta": {
                         "answer_kind": "days",
                         "variant": "plain",

@@ -18,8 +18,8 @@ import datetime
 import hashlib
 import json
 import re
-from collections.abc import Iterable, Mapping
-from itertools import repeat
+from collections.abc import Callable, Iterable, Mapping
+from itertools import chain, repeat
 from pathlib import Path
 from typing import Any
 
@@ -198,29 +198,59 @@ def news_row(record: Mapping[str, Any], where: str) -> dict[str, Any]:
     }
 
 
-def question_row(record: Mapping[str, Any], where: str) -> dict[str, Any]:
-    """Validate one question record and return its row (markup stripped, ``meta`` kept as JSON)."""
+def _once(made: dict[tuple[str, int], Any] | None, field: str, value: Any, make: Callable[[], Any]) -> Any:
+    """make(), or what it gave before for `value` as `field` when `made` remembers it (by field and object id;
+    `made` keeps the object too, so the id stands for it alone)."""
+    if made is None:
+        return make()
+    key = (field, id(value))
+    if key not in made:
+        made[key] = (value, make())
+    return made[key][1]
+
+
+def _combinations(combinations: list[Any], where: str) -> list[list[str]]:
+    if not (_all_of(combinations, list) and _all_of(chain.from_iterable(combinations), str)):  # one pass in C
+        raise _fail(where, "field 'all_sufficient_article_id_combinations' should be a list of lists of ids")
+    return [list(combo) for combo in combinations]
+
+
+def _distractors(record: Mapping[str, Any], where: str) -> list[dict[str, Any]]:
+    return [
+        {
+            "answer": _text(distractor.get("answer")),
+            "explanation": _text(distractor.get("explanation")),
+            "distractor-sentences": [str(s) for s in distractor.get("distractor-sentences") or []],
+        }
+        for distractor in _objects(record, "distractors", where, [])
+    ]
+
+
+def question_row(
+    record: Mapping[str, Any], where: str, made: dict[tuple[str, int], Any] | None = None
+) -> dict[str, Any]:
+    """Validate one question record and return its row (markup stripped, ``meta`` kept as JSON).
+
+    `made`: one dict for the records of one timeline, alive while they are. Lists one record shares with another
+    (a generated question's variants hold their parent's options, distractors and sufficient combinations) are
+    then checked and made into row parts once, and those rows share the parts."""
     category = _field(record, "category", str, where)
     if category not in CATEGORIES:
         raise _fail(where, f"unknown question category {category!r}; expected one of {', '.join(CATEGORIES)}")
     combinations = _field(record, "all_sufficient_article_id_combinations", list, where, [])
-    if not all(isinstance(combo, list) and _all_of(combo, str) for combo in combinations):
-        raise _fail(where, "field 'all_sufficient_article_id_combinations' should be a list of lists of ids")
-    distractors = []
-    for distractor in _objects(record, "distractors", where, []):
-        distractors.append(
-            {
-                "answer": _text(distractor.get("answer")),
-                "explanation": _text(distractor.get("explanation")),
-                "distractor-sentences": [str(s) for s in distractor.get("distractor-sentences") or []],
-            }
-        )
+    combinations = _once(made, "combinations", combinations, lambda: _combinations(combinations, where))
+    distractors = _once(made, "distractors", record.get("distractors"), lambda: _distractors(record, where))
     evidence_ids = _str_list(record, "evidence_ids", where, [] if category in UNANSWERABLE_CATEGORIES else ...)
     if category in ANSWERABLE_CATEGORIES and not evidence_ids:
         raise _fail(
             where, f"{category} question has no evidence_ids; every answerable question names its outline items"
         )
-    options = [strip_markup(option) for option in _str_list(record, "answer_options", where)]
+    options = _once(
+        made,
+        "answer_options",
+        record.get("answer_options"),
+        lambda: [strip_markup(option) for option in _str_list(record, "answer_options", where)],
+    )
     answer = strip_markup(_field(record, "answer", str, where))
     if answer not in options:
         raise _fail(where, f"answer {answer!r} is not one of its answer_options")
@@ -237,7 +267,7 @@ def question_row(record: Mapping[str, Any], where: str) -> dict[str, Any]:
         "distractors": distractors,
         "answer_options": options,
         "sufficient_article_ids": _str_list(record, "sufficient_article_ids", where, []),
-        "all_sufficient_article_id_combinations": [list(combo) for combo in combinations],
+        "all_sufficient_article_id_combinations": combinations,
         "meta": _plain_json(record.get("meta")),
     }
 
@@ -246,36 +276,56 @@ _ENTITY_FIELDS = frozenset({"id", "name", "description", "history"})
 """The fields of a snapshot entity that have columns; the rest go to its JSON ``properties``."""
 
 
-def _entity_rows(snapshot: Mapping[str, Any], where: str) -> list[dict[str, Any]]:
-    """Flatten a snapshot's entities (grouped by type) into rows with ``entity_type`` and JSON ``properties``."""
+def _history_row(item: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """One entry of an entity's history, checked (the common case, an int event number and a text without markup,
+    without a call)."""
+    return {
+        "created_at": event
+        if type(event := item.get("created_at")) is int
+        else _field(item, "created_at", int, where, -1),
+        "event_update": text if type(text := item.get("event_update")) is str and "{" not in text else _text(text),
+        "date": str(item.get("date") or ""),
+    }
+
+
+def _entity_row(
+    entity: Mapping[str, Any], entity_type: str, where: str, made: dict[tuple[str, int], Any]
+) -> dict[str, Any]:
+    """One snapshot entity as a row with ``entity_type`` and JSON ``properties`` (`made`: see _entity_rows)."""
+    history = []
+    for item in _objects(entity, "history", where, []):  # _once(made, "history", item, ...), without a closure each
+        key = ("history", id(item))
+        if key not in made:
+            made[key] = (item, _history_row(item, where))
+        history.append(made[key][1])
+    return {
+        "entity_type": entity_type,
+        "id": _field(entity, "id", str, where),
+        "name": _text(entity.get("name")),
+        "description": _text(entity.get("description")),
+        "history": history,
+        "properties": {k: _plain_json(v) for k, v in entity.items() if k not in _ENTITY_FIELDS},
+    }
+
+
+def _entity_rows(snapshot: Mapping[str, Any], where: str, made: dict[tuple[str, int], Any]) -> list[dict[str, Any]]:
+    """Flatten a snapshot's entities (grouped by type) into rows with ``entity_type`` and JSON ``properties``.
+
+    `made`: the rows already made from this timeline record's objects (_once). An object the record holds
+    twice (a generated timeline's snapshots hold an entity no event since has named as the same object, and its
+    history entries are shared) is checked and made into a row once, and its rows share that row: the record lives
+    through the call, so an id stands for one object."""
     grouped = _field(snapshot, "named_entities", dict, where, {})
     rows = []
     for entity_type in sorted(grouped, key=lambda t: (ENTITY_TYPES.index(t) if t in ENTITY_TYPES else 99, t)):
         entities = grouped[entity_type] or []
         if not isinstance(entities, list) or not _all_of(entities, dict):
             raise _fail(where, f"named_entities[{entity_type!r}] should be a list of objects")
-        for entity in entities:
-            rows.append(
-                {
-                    "entity_type": entity_type,
-                    "id": _field(entity, "id", str, where),
-                    "name": _text(entity.get("name")),
-                    "description": _text(entity.get("description")),
-                    "history": [  # the common case (an int event number, a text without markup) without a call
-                        {
-                            "created_at": event
-                            if type(event := item.get("created_at")) is int
-                            else _field(item, "created_at", int, where, -1),
-                            "event_update": text
-                            if type(text := item.get("event_update")) is str and "{" not in text
-                            else _text(text),
-                            "date": str(item.get("date") or ""),
-                        }
-                        for item in _objects(entity, "history", where, [])
-                    ],
-                    "properties": {k: _plain_json(v) for k, v in entity.items() if k not in _ENTITY_FIELDS},
-                }
-            )
+        for entity in entities:  # _once(made, ...), keyed by the type too: a row names it
+            key = ("entity " + entity_type, id(entity))
+            if key not in made:
+                made[key] = (entity, _entity_row(entity, entity_type, where, made))
+            rows.append(made[key][1])
     return rows
 
 
@@ -307,12 +357,13 @@ def timeline_row(record: Mapping[str, Any], where: str) -> dict[str, Any]:
                 "outline": outline,
             }
         )
+    made: dict[tuple[str, int], Any] = {}
     snapshots = [
         {
             "created_at": _field(snapshot, "created_at", int, where),
             "for_event": _field(snapshot, "for_event", str, where),
             "date": _date(snapshot, where),
-            "named_entities": _entity_rows(snapshot, where),
+            "named_entities": _entity_rows(snapshot, where, made),
         }
         for snapshot in _objects(record, "named_entity_snapshots", where, [])
     ]

@@ -4,6 +4,7 @@ every entity known so far, whose knowledge base (`kb`: the latest object of each
 
 from __future__ import annotations
 
+import bisect
 from typing import Any
 
 from leakproof_qa.builders.neoqa.articles import sentence
@@ -14,46 +15,62 @@ def _description(entity: Entity, world: World) -> str:
     return f"A fictional {entity.kind} in the {world.genre['category'].lower()} timeline {world.timeline_id}."
 
 
-def _kb_update(kb: dict[str, dict[str, str]], fact: Fact) -> None:
-    kb.setdefault(fact.subject.id, {})[fact.relation] = fact.object_text()
+def _listed_order(entity: Entity) -> tuple[str, int]:
+    """Where a snapshot lists an entity: by kind, then number."""
+    return entity.kind, int(entity.id.split("-")[1])
 
 
 class _Known:
-    """The entities known so far and each one's history, grown event by event (each snapshot copies the state
-    after its event instead of reading every earlier item again)."""
+    """The entities known so far, each one's history and knowledge base (`kb`: the latest object of each relation
+    it is the subject of), grown event by event. A snapshot holds each entity as it stands after its event; an
+    entity no item of the event names is the same object as in the snapshot before (records are never changed
+    once made, so the timeline's entries are made once, not once per snapshot, and the validator checks each once)."""
 
     def __init__(self, world: World) -> None:
         """Nothing known yet."""
         self.world = world
         self.entities: dict[str, Entity] = {}
         self.history: dict[str, list[dict[str, Any]]] = {}
+        self.kb: dict[str, dict[str, str]] = {}
         self.descriptions: dict[str, str] = {}
+        self.order: list[Entity] = []  # the known entities by kind, then number: the order a snapshot lists them
+        self.shown: dict[str, dict[str, Any]] = {}  # entity id -> its snapshot entry, as of the last item naming it
+        self.changed: dict[str, None] = {}  # ids of the entities an item named since the last snapshot, in order
 
     def add(self, fact: Fact, update: str) -> None:
-        """Record one item: each entity it names becomes known, with the item in its history."""
+        """Record one item: each entity it names becomes known, with the item in its history (one entry, shared by
+        their histories), and the item's object in its subject's knowledge base."""
         entry = {"created_at": fact.event, "event_update": update, "date": fact.day.isoformat()}
         for entity in fact.entities():
             if entity.id not in self.entities:
                 self.entities[entity.id] = entity
                 self.descriptions[entity.id] = _description(entity, self.world)
                 self.history[entity.id] = []
-            self.history[entity.id].append(dict(entry))
+                bisect.insort(self.order, entity, key=_listed_order)
+            self.history[entity.id].append(entry)
+            self.changed[entity.id] = None
+        self.kb.setdefault(fact.subject.id, {})[fact.relation] = fact.object_text()
 
-    def snapshot(self, event: int, kb: dict[str, dict[str, str]]) -> dict[str, Any]:
+    def _entry(self, entity: Entity) -> dict[str, Any]:
+        """The entity as a snapshot lists it, with its history and knowledge base so far."""
+        return {
+            "id": entity.id,
+            "name": entity.name,
+            "entity_class": entity.kind,
+            "description": self.descriptions[entity.id],
+            "history": list(self.history[entity.id]),
+            "kb": dict(sorted(self.kb.get(entity.id, {}).items())),
+        }
+
+    def snapshot(self, event: int) -> dict[str, Any]:
         """The entities known after `event`, grouped by type as released, each with its history and knowledge
         base."""
+        for entity_id in self.changed:
+            self.shown[entity_id] = self._entry(self.entities[entity_id])
+        self.changed.clear()
         grouped: dict[str, list[dict[str, Any]]] = {kind: [] for kind in data("world")["cast"]}
-        for entity in sorted(self.entities.values(), key=lambda e: (e.kind, int(e.id.split("-")[1]))):
-            grouped[entity.kind].append(
-                {
-                    "id": entity.id,
-                    "name": entity.name,
-                    "entity_class": entity.kind,
-                    "description": self.descriptions[entity.id],
-                    "history": [dict(entry) for entry in self.history[entity.id]],
-                    "kb": dict(sorted(kb.get(entity.id, {}).items())),
-                }
-            )
+        for entity in self.order:
+            grouped[entity.kind].append(self.shown[entity.id])
         return {
             "created_at": event,
             "for_event": f"{self.world.timeline_id}:E{event}",
@@ -68,18 +85,14 @@ def timeline_record(world: World) -> dict[str, Any]:
     events: list[dict[str, Any]] = []
     snapshots: list[dict[str, Any]] = []
     seen: set[str] = set()
-    kb: dict[str, dict[str, str]] = {}
     outline = {fact.item_id: sentence(fact) for fact in world.facts}
     known = _Known(world)
     for event, day in enumerate(world.dates):
         facts = world.event_facts(event)
-        used: list[dict[str, Any]] = []
-        for entity in (entity for fact in facts for entity in fact.entities()):
-            if entity.id not in {u["id"] for u in used}:
-                used.append({"id": entity.id, "new": entity.id not in seen})
-        seen.update(u["id"] for u in used)
+        named = list(dict.fromkeys(entity.id for fact in facts for entity in fact.entities()))  # first mentions
+        used: list[dict[str, Any]] = [{"id": entity_id, "new": entity_id not in seen} for entity_id in named]
+        seen.update(named)
         for fact in facts:
-            _kb_update(kb, fact)
             known.add(fact, sentence(fact, marked=False))  # history in plain text
         events.append(
             {
@@ -92,7 +105,7 @@ def timeline_record(world: World) -> dict[str, Any]:
                 "outline": [{"sentence": outline[fact.item_id], "id": fact.item_id, "pos": fact.pos} for fact in facts],
             }
         )
-        snapshots.append(known.snapshot(event, kb))
+        snapshots.append(known.snapshot(event))
     return {
         "timeline_id": world.timeline_id,
         "genre": {"category": genre["category"], "genre_id": genre["genre_id"]},

@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime
 import json
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 from typing import Any
 
@@ -84,9 +84,10 @@ class World:
     dates: list[datetime.date]
     facts: list[Fact] = field(default_factory=list)
 
-    @property
+    @cached_property
     def timeline_id(self) -> str:
-        """The release-style timeline id, e.g. sports:2:17 (genre, event type, timeline number)."""
+        """The release-style timeline id, e.g. sports:2:17 (genre, event type, timeline number); made once, every
+        record names it."""
         return f"{self.genre['genre_id']}:{self.event_type}:{self.index}"
 
     def event_facts(self, event: int) -> list[Fact]:
@@ -130,19 +131,24 @@ def literal(rng: Any, kind: str) -> str:
 
 
 def _subject(rng: Any, world: World, kind: str, event: int) -> Entity:
-    recent = [
-        fact.obj
-        for fact in world.facts
-        if fact.event >= event - 1 and isinstance(fact.obj, Entity) and fact.obj.kind == kind
-    ]
+    start = len(world.facts)  # facts are drawn event by event: those of this event and the one before end the list
+    while start and world.facts[start - 1].event >= event - 1:
+        start -= 1
+    recent = [fact.obj for fact in world.facts[start:] if isinstance(fact.obj, Entity) and fact.obj.kind == kind]
     if recent and rng.random() < CHAIN:
         return pick(rng, recent)
     return pick(rng, world.cast[kind])
 
 
+@cache
+def _relation_names() -> list[str]:
+    """The relations' names in order (the list a fact's relation is picked from)."""
+    return sorted(data("templates")["relations"])
+
+
 def _fact(rng: Any, world: World, event: int, pos: int, seen: set[tuple[str, str, str]]) -> Fact:
     relations = data("templates")["relations"]
-    names = sorted(relations)
+    names = _relation_names()
     while True:
         relation = pick(rng, names)
         spec = relations[relation]
@@ -150,7 +156,7 @@ def _fact(rng: Any, world: World, event: int, pos: int, seen: set[tuple[str, str
         if spec["object"] in LITERAL_KINDS:
             obj: Entity | str = literal(rng, spec["object"])
         else:
-            obj = pick(rng, [e for e in world.cast[spec["object"]] if e != subject])
+            obj = pick(rng, [e for e in world.cast[spec["object"]] if e is not subject])  # a cast's are all unlike
         key = (subject.id, relation, obj.id if isinstance(obj, Entity) else obj)
         if key not in seen:
             break
@@ -159,7 +165,7 @@ def _fact(rng: Any, world: World, event: int, pos: int, seen: set[tuple[str, str
     day = world.dates[event] - datetime.timedelta(days=below(rng, min(gap, 6)))
     place = None
     if spec["places"] and rng.random() < PLACE_SHARE:
-        place = pick(rng, [e for e in world.cast["location"] if e != obj])
+        place = pick(rng, [e for e in world.cast["location"] if e is not obj])
     return Fact(f"N{event}-S{pos}", event, pos, relation, subject, obj, day, place)
 
 

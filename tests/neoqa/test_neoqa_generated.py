@@ -14,9 +14,15 @@ import pytest
 
 import neoqa
 from leakproof_qa.builders.neoqa import textcheck
-from leakproof_qa.builders.neoqa.generate import GeneratedSplit, release_records, subset_rows, timeline_rows
+from leakproof_qa.builders.neoqa.generate import (
+    GeneratedSplit,
+    release_records,
+    subset_rows,
+    timeline_records,
+    timeline_rows,
+)
 from leakproof_qa.builders.neoqa.instances import CHILDREN_PER_CATEGORY, InstanceBuilder
-from leakproof_qa.builders.neoqa.release import read_rows
+from leakproof_qa.builders.neoqa.release import canonical_json, question_row, read_rows
 from leakproof_qa.builders.neoqa.settings import (
     INSTANCE_SUBSETS,
     SUBSETS,
@@ -25,7 +31,7 @@ from leakproof_qa.builders.neoqa.settings import (
     format_name,
     settings_from,
 )
-from leakproof_qa.encryption.neoqa_codec import write_jsonl
+from leakproof_qa.encryption.neoqa_codec import ReleaseFormatError, write_jsonl
 
 SMALL = "t3_s1"
 
@@ -317,3 +323,68 @@ def test_a_timeline_leaves_no_reference_cycles_so_pausing_the_collector_frees_it
             gc.enable()
     subset_rows(settings, 0, ("news",))
     assert gc.isenabled() == was_enabled  # the collector runs again after a timeline, if it ran before
+
+
+def test_a_timeline_moves_what_it_made_to_the_oldest_generation_but_leaves_a_callers_frozen_objects_frozen():
+    """After a timeline the collector's young generation holds none of its rows (no pass walks them all), and objects
+    the caller froze with gc.freeze stay frozen: the move is skipped rather than unfreeze them."""
+    settings, _ = settings_from("t3_s1")
+    was_enabled = gc.isenabled()
+    gc.enable()
+    try:
+        gc.collect(generation=0)  # no young pass is due while the timeline starts
+        passes = gc.get_stats()[0]["collections"]
+        made = subset_rows(settings, 0, SUBSETS)
+        assert gc.get_stats()[0]["collections"] == passes
+        assert {id(thing) for thing in gc.get_objects(generation=2)}.issuperset(map(id, made["news"]))
+        kept = [[]]  # a tracked object the caller freezes
+        gc.freeze()
+        frozen = gc.get_freeze_count()
+        subset_rows(settings, 1, SUBSETS)
+        assert gc.get_freeze_count() == frozen and kept
+    finally:
+        gc.unfreeze()
+        if not was_enabled:
+            gc.disable()
+
+
+@pytest.mark.parametrize("escaped", [False, True])
+def test_every_instance_id_is_the_hash_of_its_canonical_json_with_plain_or_escaped_article_ids(escaped):
+    """Instance ids are written out piece by piece, without a look-up per id when every article id needs no escape
+    (as generated); an article id that does need one (renamed here to end in an accent) is still written as
+    canonical_json writes it."""
+    settings, _ = settings_from("t3_s1")
+    rows = timeline_rows(settings, 0, ("news", "questions"))
+    if escaped:
+        renamed = {rows["news"][0]["article_id"]: rows["news"][0]["article_id"] + "\u00e9"}
+        rows["news"][0]["article_id"] = next(iter(renamed.values()))
+        for question in rows["questions"]:
+            question["sufficient_article_ids"] = [renamed.get(i, i) for i in question["sufficient_article_ids"]]
+            question["all_sufficient_article_id_combinations"] = [
+                [renamed.get(i, i) for i in combination]
+                for combination in question["all_sufficient_article_id_combinations"]
+            ]
+    builder = InstanceBuilder(rows["questions"], rows["news"], seed=settings.seed)
+    made = [row for subset in INSTANCE_SUBSETS for row in builder.build(subset)]
+    shown = {i for row in made for i in row["use_evidence_documents"]}
+    assert made and any(i.endswith("\u00e9") for i in shown) == escaped
+    for row in made:
+        whole = canonical_json({"question_id": row["question_id"], "documents": row["use_evidence_documents"]})
+        assert row["instance_id"] == hashlib.sha256(whole.encode()).hexdigest()
+
+
+@pytest.mark.parametrize(
+    "combinations, refused",
+    [([["a-1"], ["a-1", "b-2"]], False), ([], False), ([["a-1"], "b-2"], True), ([["a-1", 3]], True), ("a-1", True)],
+)
+def test_a_question_whose_sufficient_combinations_are_not_lists_of_ids_is_refused(combinations, refused):
+    """The validator checks all_sufficient_article_id_combinations in one pass: every combination a list, every
+    member an id."""
+    settings, _ = settings_from("t3_s1")
+    record = dict(timeline_records(settings, 0, ("news", "questions"))["questions"][0])
+    record["all_sufficient_article_id_combinations"] = combinations
+    if refused:
+        with pytest.raises(ReleaseFormatError, match="here: field .all_sufficient_article_id_combinations. should be"):
+            question_row(record, "here")
+    else:
+        assert question_row(record, "here")["all_sufficient_article_id_combinations"] == combinations

@@ -20,7 +20,7 @@ from ..phantomwiki.distractor_pool import DistractorPool
 from ..phantomwiki.rag_rows import build_rag, every_rag_row
 from ..phantomwiki.rows import PARTS, ROWS, Generated, instance_evidence, instance_rows, part_of, shared_evidence
 from ..phantomwiki.stages import timed
-from ..processes import ForkedCall
+from ..processes import ForkedCall, can_fork, parent_gone, receive, sendable
 from ..retrieval import Bm25Index
 
 HEAVY = ("instances", "rag")
@@ -30,11 +30,6 @@ FEWEST_QUESTIONS = 2 * PARTS
 
 PartRows = dict[str, list[Any]]
 """One part's rows by heavy subset: instance rows, and (cell, row) of every rag row before the balance."""
-
-
-def can_fork() -> bool:
-    """Whether this platform starts processes by fork (the workers must inherit the generated universe)."""
-    return "fork" in multiprocessing.get_all_start_methods()
 
 
 def needs_index(generated: Generated, subsets: Sequence[str]) -> bool:
@@ -87,10 +82,16 @@ def _worker(generated: Generated, subsets: Sequence[str], counter: Any, sender: 
     made: dict[int, PartRows] = {}
     try:
         while (part := _claim(counter)) < PARTS:
+            if parent_gone():  # no one waits for these rows
+                return
             made[part] = part_rows(generated, subsets, part)
-        sender.send(made)
+        sent: object = made
     except BaseException as error:  # the parent raises it; a worker never dies silently
-        sender.send(error)
+        sent = sendable(error)
+    try:
+        sender.send(sent)
+    except OSError:  # the parent stopped waiting (an error there ended it)
+        pass
     finally:
         sender.close()
 
@@ -118,12 +119,19 @@ class ForkedRows:
                 _ = evidence.pool.index  # built on first use
         context = multiprocessing.get_context("fork")
         self._counter = context.Value("i", 0)
-        for _ in range(processes - 1):
-            receiver, sender = context.Pipe(duplex=False)
-            worker = context.Process(target=_worker, args=(generated, self.heavy, self._counter, sender), daemon=True)
-            worker.start()
-            sender.close()
-            self._workers.append((worker, receiver))
+        processes = min(processes, PARTS)
+        try:
+            for _ in range(processes - 1):
+                receiver, sender = context.Pipe(duplex=False)
+                worker = context.Process(
+                    target=_worker, args=(generated, self.heavy, self._counter, sender), daemon=True
+                )
+                worker.start()
+                sender.close()
+                self._workers.append((worker, receiver))
+        except BaseException:
+            self.close()  # the workers started so far
+            raise
         self.processes = processes
 
     def __enter__(self) -> ForkedRows:
@@ -160,8 +168,8 @@ class ForkedRows:
         parts: dict[int, PartRows] = {}
         while (part := _claim(self._counter)) < PARTS:
             parts[part] = part_rows(self.generated, self.heavy, part)
-        for _, receiver in self._workers:
-            sent = receiver.recv()
+        for worker, receiver in self._workers:
+            sent = receive(receiver, worker, "row worker")
             if isinstance(sent, BaseException):
                 raise sent
             parts.update(sent)

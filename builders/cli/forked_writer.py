@@ -4,11 +4,15 @@ Forked once the universe and its articles exist, the writer imports Arrow's conv
 its first table, about half a second) and writes the corpus and database from its own copy of them while this
 process samples the questions: the second core, idle in those stages, does the writing. The rows of the other subsets
 are made here (forked_rows.py) and handed over in a queue, whose thread sends them while this process goes on.
+Each file is written under a hidden partial name and given its own only when every file is written: a refusal or an
+error on the way (a length the universe cannot fill is refused after the corpus is written) leaves no file behind.
 """
 
 from __future__ import annotations
 
 import multiprocessing
+import os
+import queue
 import time
 from collections.abc import Iterable
 from pathlib import Path
@@ -17,17 +21,36 @@ from typing import Any
 from ..export import write_rows
 from ..phantomwiki.features import arrow_schema
 from ..phantomwiki.rows import ROWS, Generated
-from .forked_rows import can_fork
+from ..processes import can_fork, parent_gone, receive, sendable
 
 Written = dict[str, tuple[int, float]]
 """Subset -> (rows written, seconds its file took)."""
 
 
+def final_path(out: Path, subset: str, file_format: str) -> Path:
+    return out / f"{subset}.{file_format}"
+
+
+def partial_path(out: Path, subset: str, file_format: str) -> Path:
+    """Where a subset's file is written until every file is: hidden, and never a name a reader looks for."""
+    return out / f".{subset}.{file_format}.partial"
+
+
 def write_subset(generated: Generated, subset: str, rows: Iterable[dict] | None, out: Path, file_format: str) -> int:
-    """Write one subset's file into `out` (`rows`, or those `generated` makes); return how many rows it holds."""
+    """Write one subset's partial file into `out` (`rows`, or those `generated` makes); return its rows."""
     made = ROWS[subset](generated) if rows is None else rows
     schema = arrow_schema(subset, generated.settings)
-    return write_rows(made, out / f"{subset}.{file_format}", file_format, schema)
+    return write_rows(made, partial_path(out, subset, file_format), file_format, schema)
+
+
+def _next_job(jobs: Any) -> Any:
+    """The next job, or None once the parent is gone (a writer never outlives the process that forked it)."""
+    while True:
+        try:
+            return jobs.get(timeout=1)
+        except queue.Empty:
+            if parent_gone():
+                return None
 
 
 def _writer(generated: Generated, out: Path, file_format: str, jobs: Any, sender: Any) -> None:
@@ -35,7 +58,7 @@ def _writer(generated: Generated, out: Path, file_format: str, jobs: Any, sender
     first error (the jobs after an error are read and dropped, so the parent never waits on a full queue)."""
     written: Written = {}
     failed: BaseException | None = None
-    while (job := jobs.get()) is not None:
+    while (job := _next_job(jobs)) is not None:
         if failed is not None:
             continue
         subset, rows = job
@@ -43,9 +66,13 @@ def _writer(generated: Generated, out: Path, file_format: str, jobs: Any, sender
         try:
             written[subset] = (write_subset(generated, subset, rows, out, file_format), time.perf_counter() - began)
         except BaseException as error:  # the parent raises it; the writer never dies silently
-            failed = error
-    sender.send(failed if failed is not None else written)
-    sender.close()
+            failed = sendable(error)
+    try:
+        sender.send(failed if failed is not None else written)
+    except OSError:  # the parent is gone, or stopped waiting
+        pass
+    finally:
+        sender.close()
 
 
 class ForkedWriter:
@@ -55,6 +82,7 @@ class ForkedWriter:
     def __init__(self, generated: Generated, out: Path, file_format: str, processes: int) -> None:
         self.generated, self.out, self.file_format = generated, out, file_format
         self.written: Written = {}
+        self._asked: list[str] = []  # the subsets whose partial files may exist
         self._process: Any = None
         self.forked = processes > 1 and can_fork()  # whether a forked process writes the files
         if self.forked:
@@ -70,6 +98,7 @@ class ForkedWriter:
     def write(self, subset: str, rows: Iterable[dict] | None = None) -> None:
         """Write `subset`'s file: from `rows`, or (None) from the rows the writer's copy of the universe makes, which
         holds the stages run before it forked (the corpus and database need no more)."""
+        self._asked.append(subset)
         if self._process is None:
             began = time.perf_counter()
             count = write_subset(self.generated, subset, rows, self.out, self.file_format)
@@ -78,16 +107,26 @@ class ForkedWriter:
         self._jobs.put((subset, None if rows is None else list(rows)))
 
     def close(self) -> Written:
-        """Wait until every file is written; return (rows, seconds) per subset, or raise the writer's error."""
-        if self._process is None:
-            return self.written
-        self._jobs.put(None)
-        sent = self._results.recv()
-        self._end()
-        if isinstance(sent, BaseException):
-            raise sent
-        self.written.update(sent)
+        """Wait until every file is written and give each its name; return (rows, seconds) per subset, or raise the
+        writer's error."""
+        if self._process is not None:
+            self._jobs.put(None)
+            sent = receive(self._results, self._process, "file writer")
+            self._end()
+            if isinstance(sent, BaseException):
+                self.discard()
+                raise sent
+            self.written.update(sent)
+        for subset in self._asked:
+            os.replace(partial_path(self.out, subset, self.file_format), final_path(self.out, subset, self.file_format))
+        self._asked = []
         return self.written
+
+    def discard(self) -> None:
+        """Remove the partial files written so far (an error stopped the writing)."""
+        for subset in self._asked:
+            partial_path(self.out, subset, self.file_format).unlink(missing_ok=True)
+        self._asked = []
 
     def _end(self) -> None:
         process, self._process = self._process, None
@@ -104,11 +143,11 @@ class ForkedWriter:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if self._process is None:
-            return
         if exc[0] is None:
             self.close()
             return
-        self._jobs.cancel_join_thread()  # an error here: the files are not wanted, stop the writer
-        self._process.terminate()
-        self._end()
+        if self._process is not None:
+            self._jobs.cancel_join_thread()  # an error here: the files are not wanted, stop the writer
+            self._process.terminate()
+            self._end()
+        self.discard()

@@ -139,8 +139,12 @@ def write_files(
             tell(f"write {name}")
             writer.write(name)
         index = index_elsewhere(generated, subsets, processes)  # built meanwhile too
-        engine.prepare(generated, subsets)
-        take_index(generated, index)
+        try:
+            engine.prepare(generated, subsets)
+            take_index(generated, index)
+        finally:
+            if index is not None:
+                index.close()
         if bar is not None:
             bar.close()
         with ForkedRows(generated, subsets, processes) as made:
@@ -178,8 +182,9 @@ def _generate(args: argparse.Namespace) -> int:
         raise ConfigError(f"{repeated[0]} is given twice; give each universe once")
     if args.num_proc < 1:
         raise ConfigError(f"--num-proc {args.num_proc} must be at least 1")
+    at_once = min(args.num_proc, len(universes))  # several universes: this many are held at once
     for settings in universes:
-        check_memory(settings)  # before any bar is drawn: a refusal is one line
+        check_memory(settings, at_once)  # before any bar is drawn: a refusal is one line
     subsets = [subset for subset in SUBSETS if subset in (args.subsets or SUBSETS)]
     out = _out_folder(args.out)
     # one universe: its files in --out; several: one folder each, named canonically (n5000_s1/, n5000_s2/, ...)

@@ -65,8 +65,11 @@ def _no_cycle_collection() -> Iterator[None]:
     a twelfth of the build. It runs again, if it ran before, as soon as the timeline is made: the objects made
     meanwhile go straight to its oldest generation (gc.freeze then gc.unfreeze, two list splices), since its first
     young pass would walk every one of them only to find them all alive, a sixteenth of the build. Not done when the
-    caller keeps objects frozen itself (unfreezing would release them)."""
+    caller keeps objects frozen itself (unfreezing would release them). The caller's young objects are collected
+    first, so that its cyclic garbage is not promoted with the rows."""
     enabled = gc.isenabled()
+    if enabled:
+        gc.collect(1)
     gc.disable()
     try:
         yield

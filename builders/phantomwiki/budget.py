@@ -58,14 +58,16 @@ def _limit() -> int | None:
     return int(float(match.group(1)) * 1024 ** "_KMGT".index(match.group(2).upper() or "_"))
 
 
-def check(settings: Settings) -> None:
-    """A one-line ConfigError when `settings` would need more memory than this machine has."""
+def check(settings: Settings, at_once: int = 1) -> None:
+    """A one-line ConfigError when `settings` would need more memory than this machine has (`at_once` such universes
+    held together, as `generate --num-proc` makes several)."""
     limit = _limit()
-    needed = estimate(settings)
+    needed = estimate(settings) * at_once
     if limit is not None and needed > limit:
+        together = f" ({at_once} at once: --num-proc 1 makes one at a time)" if at_once > 1 else ""
         raise ConfigError(
             f"{universe_name(settings)} with questions_per_template="
-            f"{settings.questions_per_template} needs about {needed / 1e9:,.1f} GB by our measures "
+            f"{settings.questions_per_template}{together} needs about {needed / 1e9:,.1f} GB by our measures "
             f"({BYTES_PER_PERSON / 1000:.1f} kB a person, {BYTES_PER_QUESTION / 1000:.0f} kB a question), "
             f"more than the {limit / 1e9:,.1f} GB this machine has; choose fewer people or questions, or set "
             f"{LIMIT_VARIABLE}=off if you know better"

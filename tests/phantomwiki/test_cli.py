@@ -268,6 +268,14 @@ def test_one_universe_in_two_processes_gives_the_same_files_as_in_one(tmp_path):
         assert mine == (tmp_path / "one" / f"{subset}.parquet").read_bytes(), subset
 
 
+@pytest.mark.parametrize("processes", ["1", "2"])
+def test_a_refused_length_leaves_no_file_whatever_the_processes(tmp_path, processes):
+    # the length is refused once the questions exist, after a forked writer has written the corpus
+    done = cli("generate", "n50_s1", "--context-tokens", "16000000", "--out", str(tmp_path), "--num-proc", processes)
+    assert done.returncode == 2 and "context_tokens=16000000 is more than n50_s1 can fill" in done.stderr
+    assert sorted(path.name for path in tmp_path.iterdir()) == []
+
+
 def test_publish_with_several_processes_writes_the_same_release_byte_for_byte(tmp_path):
     names = ["n60_s1", "n60_s2", "n60_d10_s3"]
     one = cli("publish", *names, "--out", str(tmp_path / "one"))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from leakproof_qa.builders.cli import forked_rows
@@ -15,7 +17,7 @@ from leakproof_qa.builders.cli.forked_rows import (
 )
 from leakproof_qa.builders.phantomwiki.config import SUBSETS, settings_from
 from leakproof_qa.builders.phantomwiki.rows import ROWS, generate, prepare, shared_evidence
-from leakproof_qa.builders.processes import ForkedCall
+from leakproof_qa.builders.processes import ForkedCall, ForkedProcessError
 
 pytestmark = pytest.mark.skipif(not can_fork(), reason="workers are forked")
 
@@ -69,9 +71,10 @@ def test_a_universe_of_few_questions_is_made_in_one_process():
 
 def test_a_workers_error_is_raised_here(monkeypatch):
     made_here = forked_rows.part_rows
+    here = os.getpid()
 
     def failing(generated, subsets, part):
-        if part % 2:  # some part a worker takes, or this process: either way the error comes out here
+        if os.getpid() != here:  # only in the worker: its error must cross the pipe and be raised here
             raise RuntimeError(f"part {part} failed")
         return made_here(generated, subsets, part)
 
@@ -111,3 +114,35 @@ def test_a_forked_calls_error_is_raised_here():
     with pytest.raises(ZeroDivisionError):
         ForkedCall(divmod, 1, 0).result()
     assert ForkedCall(divmod, 7, 2).result() == (3, 1)
+
+
+def test_a_worker_that_dies_is_reported_in_one_line(monkeypatch):
+    made_here = forked_rows.part_rows
+    here = os.getpid()
+
+    def dying(generated, subsets, part):
+        if os.getpid() != here:
+            os._exit(9)  # as the kernel ends a process out of memory, without a word
+        return made_here(generated, subsets, part)
+
+    monkeypatch.setattr(forked_rows, "part_rows", dying)
+    generated = prepare(generate(settings_from("n100_s1", questions_per_template=2)[0]), SUBSETS)
+    with ForkedRows(generated, SUBSETS, 2) as made:
+        with pytest.raises(ForkedProcessError, match="row worker process ended without a result, exit code 9"):
+            list(made.rows("instances"))
+
+
+def test_a_forked_call_that_dies_or_raises_what_cannot_be_pickled_is_reported_in_one_line():
+    with pytest.raises(ForkedProcessError, match="exit code 3"):
+        ForkedCall(os._exit, 3).result()
+    with pytest.raises(RuntimeError, match="Unpicklable: two arguments"):
+        ForkedCall(_raise_unpicklable).result()
+
+
+class Unpicklable(Exception):
+    def __init__(self, first: str, second: str) -> None:
+        super().__init__(f"{first} {second}")
+
+
+def _raise_unpicklable() -> None:
+    raise Unpicklable("two", "arguments")

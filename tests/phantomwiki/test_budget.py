@@ -72,3 +72,11 @@ def test_the_command_line_says_it_in_one_line(tmp_path):
         cwd=REPO,
     )
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "needs about" in done.stderr
+
+
+def test_universes_made_at_once_are_held_to_the_budget_together(monkeypatch):
+    settings = settings_from("n1000000_s1")[0]  # about 7.1 GB
+    monkeypatch.setenv(budget.LIMIT_VARIABLE, "10G")
+    budget.check(settings)  # one at a time fits
+    with pytest.raises(ConfigError, match=r"\(2 at once: --num-proc 1 makes one at a time\) needs about 15"):
+        budget.check(settings, at_once=2)

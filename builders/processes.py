@@ -71,6 +71,13 @@ def sendable(error: BaseException) -> BaseException:
         return RuntimeError(f"{type(error).__name__}: {error}\n{lines}")
 
 
+def quiet_child() -> None:
+    """In a forked process: leave Ctrl-C to the parent, which ends its children (else each prints a traceback)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def parent_gone() -> bool:
     """In a forked process: whether the process that forked it has ended (its work is then no longer wanted)."""
     import multiprocessing
@@ -117,6 +124,7 @@ class ForkedCall:
 
 
 def _send_result(sender: Any, function: Callable[..., Any], args: tuple[Any, ...]) -> None:
+    quiet_child()
     try:
         sent = (False, function(*args))
     except BaseException as error:  # raised by result(), in the parent

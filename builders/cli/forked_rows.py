@@ -20,7 +20,7 @@ from ..phantomwiki.distractor_pool import DistractorPool
 from ..phantomwiki.rag_rows import build_rag, every_rag_row
 from ..phantomwiki.rows import PARTS, ROWS, Generated, instance_evidence, instance_rows, part_of, shared_evidence
 from ..phantomwiki.stages import timed
-from ..processes import ForkedCall, can_fork, parent_gone, receive, sendable
+from ..processes import ForkedCall, can_fork, parent_gone, quiet_child, receive, sendable
 from ..retrieval import Bm25Index
 
 HEAVY = ("instances", "rag")
@@ -79,6 +79,7 @@ def _claim(counter: Any) -> int:
 def _worker(generated: Generated, subsets: Sequence[str], counter: Any, sender: Any) -> None:
     """A forked worker: make parts while any is unclaimed, then send them all at once (sending as it goes would wait
     on the parent, which is busy making its own parts)."""
+    quiet_child()
     made: dict[int, PartRows] = {}
     try:
         while (part := _claim(counter)) < PARTS:

@@ -21,7 +21,7 @@ from typing import Any
 from ..export import write_rows
 from ..phantomwiki.features import arrow_schema
 from ..phantomwiki.rows import ROWS, Generated
-from ..processes import can_fork, parent_gone, receive, sendable
+from ..processes import can_fork, parent_gone, quiet_child, receive, sendable
 
 Written = dict[str, tuple[int, float]]
 """Subset -> (rows written, seconds its file took)."""
@@ -56,6 +56,7 @@ def _next_job(jobs: Any) -> Any:
 def _writer(generated: Generated, out: Path, file_format: str, jobs: Any, sender: Any) -> None:
     """The forked writer: write each (subset, rows or None) from `jobs` until None, then send what it wrote, or the
     first error (the jobs after an error are read and dropped, so the parent never waits on a full queue)."""
+    quiet_child()
     written: Written = {}
     failed: BaseException | None = None
     while (job := _next_job(jobs)) is not None:

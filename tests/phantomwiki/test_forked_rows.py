@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 
 import pytest
 
@@ -146,3 +147,8 @@ class Unpicklable(Exception):
 
 def _raise_unpicklable() -> None:
     raise Unpicklable("two", "arguments")
+
+
+def test_ctrl_c_is_left_to_the_parent_which_ends_its_children():
+    assert ForkedCall(signal.getsignal, signal.SIGINT).result() == signal.SIG_IGN
+    assert signal.getsignal(signal.SIGINT) != signal.SIG_IGN  # this process still stops on Ctrl-C

@@ -40,6 +40,7 @@ _RELATIVES = ("sibling", "wife", "husband")
 ATTEMPTS = 100
 LOOK_TRIES = 30  # mixes of shown names drawn at each level of likeness before asking less of a decoy
 LOOKS = 5  # the parts of Likeness.look a decoy shares with the gold option when it can
+WHOLE = 0  # where Likeness.look holds whether an option is one shown line's whole list
 FEWEST = 3  # where Likeness.look holds the fewest articles naming one of an option's names
 MENTIONS_CAP = 4  # how many naming articles a decoy's names match the gold's by (more count as this many)
 GROUPED_KEPT = 1 << 14  # shown lists whose surname levels (_grouped) an option maker keeps between rows
@@ -196,7 +197,7 @@ class OptionMaker:
 
         floor = target[FEWEST] if len(target) > FEWEST else 0  # the fewest articles naming a gold name: drawn above it
         strong = [name for name in pool if min(like.mentions.get(name, 0), MENTIONS_CAP) >= floor]
-        for group, alike, draws in _decoy_draws(rng, near, lists, (strong, pool), k, bool(target[0])):
+        for group, alike, draws in _decoy_draws(rng, near, lists, (strong, pool), k, bool(target[WHOLE])):
             if len(out) >= wanted or (not alike and len(out) >= 2):
                 break
             draw = _drawer(rng, group, k, shape, grouped) if alike else lambda: shuffled(rng, pool)[:k]
@@ -355,7 +356,8 @@ class Likeness:
             asked += part[1]
             total += part[2]
             fewest = min(fewest, part[2])
-        return (int(frozenset(values) in self.wholes), surnames, asked, fewest, round(total / len(values)))
+        whole = bool(self.wholes) and frozenset(values) in self.wholes  # no lists, no set to make
+        return (int(whole), surnames, asked, fewest, round(total / len(values)))
 
     def _part(self, name: str) -> tuple[int, int, int]:
         """One name's share of a look (whether its surname is asked's, whether it is asked, its capped mentions),

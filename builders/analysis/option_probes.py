@@ -9,6 +9,11 @@
 * pick an option that is one shown line's whole list ("The sons of Ann Lee are Bo Lee, Cy Lee."), on the rows whose
   options are names (an answer often is one, so its decoys are as often): held on every row whose options hold the
   question's answer, and apart on the sufficient rows (about 65 a universe: too few to hold);
+* pick the option whose names the shown lines most often list together (two by two: an answer of several names is
+  often a line's children or siblings), on the rows whose options are several names;
+* pick the option whose dates lie closest together, furthest apart, or in the middle (a generation's dates lie close
+  together), on the rows whose options are several dates;
+  both held on every row whose options hold the question's answer, and apart on the sufficient rows (too few to hold);
 * a logistic scorer over each option's features, trained to find the question's answer among the options: the
   gold on the sufficient rows, and the question's answer on every row whose options hold it, against chance among
   the options but "Unanswerable".
@@ -16,8 +21,12 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Sequence
+from datetime import date
+from itertools import combinations
+from math import log2
 from typing import Any
 
 from .probing import Finding, balanced_accuracy, logistic, mean
@@ -25,6 +34,9 @@ from .prompt_view import NAME, UNANSWERABLE, Prompt, looks_up, named_in, per_pro
 
 FEW = "(about 50 rows a universe: reported)"
 FEW_WHO = "(about 65 rows a universe: reported; held on every row that holds the answer)"
+FEW_SUFFICIENT = "(about 200 rows a universe, standard error 0.03: reported; held on every row that holds the answer)"
+FEW_SEVERAL = "(about 30 rows a universe: reported; held on every row that holds the answer)"
+DATE = re.compile(r"\d{4}-\d\d-\d\d")
 Rule = Callable[[list[tuple[int, int]]], int]
 
 
@@ -168,15 +180,88 @@ def whole_list_findings(test: Sequence[Prompt]) -> list[Finding]:
         ("gold option (sufficient Who rows)", [p for p in test if p.row["answerable"] == "sufficient"], FEW_WHO),
         ("the question's answer (Who rows whose options hold it)", list(test), ""),
     ):
-        rows = [p for p in rows if _answer_option(p) is not None and _names_only(p)]
+        rows = [p for p in rows if answer_option(p) is not None and _names_only(p)]
         scores, chance = [], []
         for p in rows:
             whole = [i for i in choices(p) if whole_list(p, p.options[i])] or choices(p)
-            scores.append(float(_answer_option(p) in whole) / len(whole))
+            scores.append(float(answer_option(p) in whole) / len(whole))
             chance.append(1 / len(choices(p)))
         findings.append(
             Finding(f"a whole shown list -> {which}", "accuracy", mean(scores), mean(chance), len(rows), apart)
         )
+    return findings
+
+
+def listed_together(p: Prompt, option: str) -> float:
+    """The share of an option's pairs of names that one shown relation line lists together (0 for a single name)."""
+    names = option.split(", ")
+    pairs = list(combinations(names, 2))
+    return sum(any(a in line and b in line for line in p.lists) for a, b in pairs) / len(pairs) if pairs else 0.0
+
+
+def date_span(option: str) -> float | None:
+    """How many years an option's dates span, on a doubling scale (log2 of 1 + years); None unless it is dates."""
+    items = option.split(", ")
+    if not all(DATE.fullmatch(x) for x in items):
+        return None
+    days = [date(*map(int, x.split("-"))).toordinal() for x in items]
+    return log2(1 + (max(days) - min(days)) / 365.25)
+
+
+def _several(p: Prompt, measure: Callable[[Prompt, int], float | None]) -> dict[int, float] | None:
+    """Each choice's measure where every choice has one and holds several values, else None."""
+    found: dict[int, float] = {}
+    for i in choices(p):
+        value = measure(p, i) if ", " in p.options[i] else None
+        if value is None:
+            return None
+        found[i] = value
+    return found or None
+
+
+def _together(p: Prompt, index: int) -> float | None:
+    return listed_together(p, p.options[index]) if _names_only(p) else None
+
+
+RANKS: dict[str, Callable[[dict[int, float]], list[int]]] = {
+    "most": lambda m: [i for i, v in m.items() if v == max(m.values())],
+    "least": lambda m: [i for i, v in m.items() if v == min(m.values())],
+    "middle": lambda m: [sorted(m, key=lambda i: (m[i], i))[len(m) // 2]],
+}
+
+
+def several_findings(test: Sequence[Prompt]) -> list[Finding]:
+    """Rank rules over options of several names or dates: "the names listed together most", "the closest / widest /
+    middle dates"; picked at random among ties, against chance among the options but "Unanswerable", on every row
+    whose options hold the question's answer (held) and on the sufficient rows (apart)."""
+    probes = (
+        ("names the shown lines list together most", _together, ("most",)),
+        ("dates", lambda p, i: date_span(p.options[i]), ("least", "most", "middle")),
+    )
+    findings = []
+    for what, measure, ranks in probes:
+        for which, apart, keep in (
+            ("the question's answer (rows whose options hold it)", "", lambda p: True),
+            ("the gold option (sufficient rows)", FEW_SEVERAL, lambda p: p.row["answerable"] == "sufficient"),
+        ):
+            rows = [(p, m) for p in test if keep(p) and answer_option(p) is not None and (m := _several(p, measure))]
+            for rank in ranks:
+                scores = [float(answer_option(p) in (picked := RANKS[rank](m))) / len(picked) for p, m in rows]
+                name = (
+                    what
+                    if what != "dates"
+                    else {"least": "closest dates", "most": "widest dates"}.get(rank, "middle dates")
+                )
+                findings.append(
+                    Finding(
+                        f"{name} -> {which}",
+                        "accuracy",
+                        mean(scores),
+                        mean([1 / len(choices(p)) for p, _ in rows]),
+                        len(rows),
+                        apart,
+                    )
+                )
     return findings
 
 
@@ -190,6 +275,7 @@ def _looks(p: Prompt, index: int) -> list[float]:
     asked = named_in(p.question)
     nums = numbers(p)
     rank = next((k for k, (_, i) in enumerate(nums) if i == index), 0)
+    span = date_span(option)
     return [
         len(option) / 100,
         len(items),
@@ -207,6 +293,9 @@ def _looks(p: Prompt, index: int) -> list[float]:
         float(bool(nums) and index == smallest_positive(nums)),
         float(bool(nums) and index == smallest(nums)),
         float(whole_list(p, option)),
+        listed_together(p, option),
+        float(span is not None),
+        span or 0.0,
     ]
 
 
@@ -228,7 +317,7 @@ def option_features(p: Prompt, index: int) -> list[float]:
     return _row_features(p)[index]
 
 
-def _answer_option(p: Prompt) -> int | None:
+def answer_option(p: Prompt) -> int | None:
     """The option that is the question's answer as worded (the gold on a sufficient row), if there is one."""
     text = ", ".join(p.row.get("question_answer") or [])
     return next((i for i, o in enumerate(p.options) if o == text and o != UNANSWERABLE), None)
@@ -250,17 +339,21 @@ def scorer_findings(train: Sequence[Prompt], test: Sequence[Prompt]) -> list[Fin
     row that holds it; it picks the gold on the sufficient rows and the question's answer on every row that holds
     it, each against chance among the options but "Unanswerable" (on a count row, against the majority count: the
     counts' own distribution is no option's doing)."""
-    fit = [(p, i) for p in train if _answer_option(p) is not None for i in choices(p)]
+    fit = [(p, i) for p in train if answer_option(p) is not None for i in choices(p)]
     model = logistic()
-    model.fit([option_features(p, i) for p, i in fit], [int(i == _answer_option(p)) for p, i in fit])
+    model.fit([option_features(p, i) for p, i in fit], [int(i == answer_option(p)) for p, i in fit])
 
     def fair(p: Prompt, most: int | None) -> float:  # a guess at random; on a count row, the majority count
-        return float(p.options[_answer_option(p) or 0] == str(most)) if numbers(p) else 1 / len(choices(p))
+        return float(p.options[answer_option(p) or 0] == str(most)) if numbers(p) else 1 / len(choices(p))
 
     findings = []
-    for which, rows in (
-        ("gold option (sufficient rows)", [p for p in test if p.row["answerable"] == "sufficient"]),
-        ("the question's answer (every row whose options hold it)", [p for p in test if _answer_option(p) is not None]),
+    for which, rows, apart in (
+        ("gold option (sufficient rows)", [p for p in test if p.row["answerable"] == "sufficient"], FEW_SUFFICIENT),
+        (
+            "the question's answer (every row whose options hold it)",
+            [p for p in test if answer_option(p) is not None],
+            "",
+        ),
     ):
         picked = _picks(model, rows, choices)
         most = majority_count([(q, i) for q in rows if (i := _the_count(q)) is not None])
@@ -268,9 +361,10 @@ def scorer_findings(train: Sequence[Prompt], test: Sequence[Prompt]) -> list[Fin
             Finding(
                 f"option-feature scorer -> {which}",
                 "accuracy",
-                mean([float(i == _answer_option(p)) for p, i in zip(rows, picked)]),
+                mean([float(i == answer_option(p)) for p, i in zip(rows, picked)]),
                 mean([fair(p, most) for p in rows]),
                 len(rows),
+                apart,
             )
         )
     return findings

@@ -32,7 +32,16 @@ from dataclasses import dataclass
 from ..phantomwiki.variants import read_premises
 from .document_probes import missing_in_lists, nonexistent_findings, surface_graph
 from .grouping import grouping_findings
-from .option_probes import absent_option_findings, count_findings, rank_table, scorer_findings, whole_list_findings
+from .option_probes import (
+    FEW_SUFFICIENT,
+    absent_option_findings,
+    answer_option,
+    count_findings,
+    rank_table,
+    scorer_findings,
+    several_findings,
+    whole_list_findings,
+)
 from .probing import LOOK_UP, Finding, balanced_accuracy, logistic, mean
 from .prompt_view import UNANSWERABLE, Prompt, Row, label, looks_up, named_in, per_prompt, read_prompts, refuse
 from .rag_probes import closed_world_labels, hop_table, short_answers
@@ -107,8 +116,10 @@ def _text_predict(train: Sequence[Prompt], test: Sequence[Prompt], to: Callable[
     return [str(x) for x in model.predict(vectorizer.transform([question_text(p) for p in test]))]
 
 
-def _old_options(train: Sequence[Prompt], test: Sequence[Prompt]) -> Finding:
-    """The first option scorer (unscaled, six features) on the sufficient rows of `test`, against chance."""
+def _old_options(train: Sequence[Prompt], test: Sequence[Prompt]) -> list[Finding]:
+    """The first option scorer (unscaled, six features), trained on the sufficient rows to find the gold option: on
+    the sufficient rows of `test` (reported: too few to hold) and on every row whose options hold the question's
+    answer (held), against chance among the options but "Unanswerable"."""
 
     def choices(p: Prompt) -> list[int]:
         return [i for i, o in enumerate(p.options) if o != UNANSWERABLE]
@@ -119,16 +130,28 @@ def _old_options(train: Sequence[Prompt], test: Sequence[Prompt]) -> Finding:
         [old_option_features(p, i) for p in answerable for i in choices(p)],
         [int(i == p.row["gold_answer_idx"]) for p in answerable for i in choices(p)],
     )
-    hits, chance = [], []
-    for p in (p for p in test if p.row["answerable"] == "sufficient"):
-        options = choices(p)
-        scores = model.decision_function([old_option_features(p, i) for i in options])
-        best = max(range(len(options)), key=lambda k: scores[k])
-        hits.append(float(options[best] == p.row["gold_answer_idx"]))
-        chance.append(1 / len(options))
-    return Finding(
-        "options -> gold option (sufficient rows; six features)", "accuracy", mean(hits), mean(chance), len(hits)
-    )
+    findings = []
+    for which, rows, apart in (
+        (
+            "gold option (sufficient rows; six features)",
+            [p for p in test if p.row["answerable"] == "sufficient"],
+            FEW_SUFFICIENT,
+        ),
+        (
+            "the question's answer (every row whose options hold it; six features)",
+            [p for p in test if answer_option(p) is not None],
+            "",
+        ),
+    ):
+        hits, chance = [], []
+        for p in rows:
+            options = choices(p)
+            scores = model.decision_function([old_option_features(p, i) for i in options])
+            best = max(range(len(options)), key=lambda k: scores[k])
+            hits.append(float(options[best] == answer_option(p)))
+            chance.append(1 / len(options))
+        findings.append(Finding(f"options -> {which}", "accuracy", mean(hits), mean(chance), len(hits), apart))
+    return findings
 
 
 def question_findings(train: Sequence[Prompt], test: Sequence[Prompt]) -> list[Finding]:
@@ -191,10 +214,11 @@ def audit(train: Universe, test: Universe) -> list[Finding]:
         *surface_findings(train.instances, test.instances),
         *surface_graph(train.instances, test.instances),
         missing_in_lists(train.instances, test.instances),
-        _old_options(train.instances, test.instances),
+        *_old_options(train.instances, test.instances),
         *scorer_findings(train.instances, test.instances),
         *absent_option_findings(test.instances),
         *whole_list_findings(test.instances),
+        *several_findings(test.instances),
         *count_findings(test.instances),
         *nonexistent_findings(test.instances),
         *look_up_findings(test.instances),

@@ -26,6 +26,8 @@ from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
+from math import log2
 
 from ..metrics import answer_set
 from ..rng import below, shuffled, stream
@@ -38,15 +40,28 @@ NEAR_MISSES = 4
 HOP_CHANGES = 4  # relations tried in place of the last hop's, in a seeded order
 _RELATIVES = ("sibling", "wife", "husband")
 ATTEMPTS = 100
-LOOK_TRIES = 30  # mixes of shown names drawn at each level of likeness before asking less of a decoy
-LOOKS = 5  # the parts of Likeness.look a decoy shares with the gold option when it can
+LOOK_TRIES = 30  # mixes of shown names drawn from one pool, exactly alike the gold option and then nearest it
+LOOK_WEIGHTS = (8, 3, 2, 2, 2, 1, 1)  # how much a unit of each part of Likeness.look counts in a decoy's distance
+FAR = 2  # the distance from the gold's look past which a decoy stands out: kept only to make two options
+NEAR_ENOUGH = 1  # the distance from the gold's look at which a decoy is near enough to stop drawing
 WHOLE = 0  # where Likeness.look holds whether an option is one shown line's whole list
-FEWEST = 3  # where Likeness.look holds the fewest articles naming one of an option's names
+PARTS = 1  # where Likeness.look holds in how many parts the shown lines list an option's names
+FEWEST = 5  # where Likeness.look holds the fewest articles naming one of an option's names
+MIX_TRIES = 30  # decoys drawn part by part (names) or from a window (dates), exactly alike and then nearest
+PART_TRIES = 8  # shown lines tried for one part of such a decoy
+SPREAD_BAND = 1.0  # how wide (in log2 of 1 + years) the band of a date decoy's span is, the gold's in it
 MENTIONS_CAP = 4  # how many naming articles a decoy's names match the gold's by (more count as this many)
 GROUPED_KEPT = 1 << 14  # shown lists whose surname levels (_grouped) an option maker keeps between rows
 GROUP_DRAWS = 3  # draws from one group of names for a decoy shaped as the gold option
 COUNT_SMOOTHING = 0.5  # the weight of a number no count answer has (so every number up to the largest may come)
 COUNT_SMOOTHED_RANGE = 5  # the numbers an answer size no count question has weighs alike: 0 to this + 2
+DATED = (
+    "dob",
+)  # the attributes whose values are dates ("1009-04-24"), whose decoys lie as close together as the gold's
+
+
+Draw = Callable[[], list[str]]
+"""What draws one candidate decoy from a row's stream ([] where it finds none)."""
 
 
 def option_text(answer: Sequence[str]) -> str:
@@ -90,7 +105,11 @@ class OptionMaker:
         pool = sorted(stated)
         shape = None if values else _surname_shape(answer)
         gold = [option_text(answer)] if set(answer) <= stated else []
-        like = Likeness.of(asked, self._mentions(shown), lists) if shape is not None else Likeness()
+        like: Likeness | Spread = Likeness()
+        if shape is not None:
+            like = Likeness.of(asked, self._mentions(shown), lists, self._titles(shown))
+        elif last.predicate in DATED and len(answer) > 1:
+            like = Spread.of(answer, rng.random())
         decoys = self._from_groups(rng, answer, near, lists, pool, shape, NEAR_MISSES + 1 - len(gold), like)
         return [*gold, *decoys, UNANSWERABLE]
 
@@ -143,10 +162,11 @@ class OptionMaker:
 
     def _groups(self, shown: Collection[int], attribute: str | None) -> list[list[str]]:
         """What the shown articles state: each family or friend list (names), or each article's value of
-        `attribute`, as one group of those values."""
+        `attribute`, as one group of those values (a value as often as the articles give it: an answer's values are
+        people's, so common ones come often, and a decoy's must too)."""
         if attribute is not None:
             values = self.universe.attribute(attribute)
-            return [sorted({v for v in (values[p] for p in sorted(shown)) if v is not None})]
+            return [sorted(v for v in (values[p] for p in sorted(shown)) if v is not None)]
         return [objects for person in sorted(shown) for objects in self._lists_of(person)]
 
     def _lists_of(self, person: int) -> list[list[str]]:
@@ -169,7 +189,7 @@ class OptionMaker:
         pool: list[str],
         shape: list[int] | None = None,
         wanted: int = NEAR_MISSES,
-        like: Likeness | None = None,
+        like: Likeness | Spread | None = None,
     ) -> list[str]:
         """Decoys of len(answer) values each: from one group where a group is large enough (near misses first,
         then the shown lists in a seeded order), else from the pool of everything the groups name. Names are drawn
@@ -180,36 +200,27 @@ class OptionMaker:
         known = self._lists_grouped  # the shown lists live in self._lists: their ids stay theirs
         grouped: dict[int, Grouped] = {id(group): known[id(group)] for group in lists if id(group) in known}
 
-        seen = {frozenset(answer_set(list(answer))), frozenset(answer_set(UNANSWERABLE))}
-        out: list[str] = []
-
         like = like or Likeness()
         target = like.look(answer)
-        looks = [target[:alike] for alike in range(LOOKS + 1)]
-
-        def add(values: list[str], alike: int) -> None:
-            if len(values) != k or len(out) >= wanted or (alike and like.look(values)[:alike] != looks[alike]):
-                return
-            key = frozenset(answer_set(values))
-            if key not in seen:
-                seen.add(key)
-                out.append(option_text(sorted(values)))
-
-        floor = target[FEWEST] if len(target) > FEWEST else 0  # the fewest articles naming a gold name: drawn above it
-        strong = [name for name in pool if min(like.mentions.get(name, 0), MENTIONS_CAP) >= floor]
-        for group, alike, draws in _decoy_draws(rng, near, lists, (strong, pool), k, bool(target[WHOLE])):
-            if len(out) >= wanted or (not alike and len(out) >= 2):
+        found = _Candidates(like, answer, wanted)
+        strong = pool
+        if isinstance(like, Likeness):  # the fewest articles naming a gold name: drawn above it
+            floor = target[FEWEST]
+            strong = [name for name in pool if min(like.mentions.get(name, 0), MENTIONS_CAP) >= floor]
+        mixes = (like.mixer(rng, answer, lists), like.mixer(rng, answer, lists, shaped=False))
+        for group, exact, draws in _decoy_draws(rng, near, lists, (strong, pool), k, like.whole(target), mixes):
+            if found.full() or (not exact and found.near_enough()):
                 break
-            draw = _drawer(rng, group, k, shape, grouped) if alike else lambda: shuffled(rng, pool)[:k]
+            draw = group if callable(group) else _drawer(rng, group, k, shape, grouped)
             for _ in range(draws):
-                if len(out) >= wanted or (not alike and len(out) >= 2):
+                if found.full():
                     break
-                add(draw(), alike)
+                found.add(draw(), exact)
         if shape is not None:
             if len(known) > GROUPED_KEPT:  # a cache, so that memory stays bounded at a million people
                 known.clear()
             known.update((id(group), grouped[id(group)]) for group in lists if id(group) in grouped)
-        return out
+        return found.decoys()
 
     def _counts(self, rng: random.Random, answer: Sequence[str]) -> list[str]:
         """Decoy counts, so that given the numbers a row shows each is about as likely to be the gold one: for a single
@@ -235,6 +246,51 @@ class OptionMaker:
                 seen.add(frozenset(option))
                 out.append(option_text(option))
         return out
+
+
+class _Candidates:
+    """The candidate decoys of one row: those that look exactly like the gold option, in the order drawn, and the
+    others by how near they come (Likeness.distance), so that the nearest fill what the exact ones leave."""
+
+    def __init__(self, like: Likeness | Spread, answer: Sequence[str], wanted: int) -> None:
+        self.like = like
+        self.target = like.look(answer)
+        self.k = len(answer)
+        self.wanted = wanted
+        self.seen = {frozenset(answer_set(list(answer))), frozenset(answer_set(UNANSWERABLE))}
+        self.exact: list[str] = []
+        self.short: list[tuple[int, int, list[str]]] = []  # (distance to the gold's look, order, values)
+
+    def add(self, values: list[str], exact: bool) -> None:
+        """Keep a candidate of k values not seen yet: where `exact`, only if it looks exactly like the gold."""
+        if len(values) != self.k:
+            return
+        look = self.like.look(values)
+        if exact and look != self.target:
+            return
+        key = frozenset(answer_set(values))
+        if key not in self.seen:
+            self.seen.add(key)
+            if look == self.target:
+                self.exact.append(option_text(sorted(values)))
+            else:
+                self.short.append((self.like.distance(look, self.target), len(self.short), values))
+
+    def full(self) -> bool:
+        return len(self.exact) >= self.wanted
+
+    def near_enough(self) -> bool:
+        return len(self.exact) + sum(distance <= NEAR_ENOUGH for distance, _, _ in self.short) >= self.wanted
+
+    def decoys(self) -> list[str]:
+        """The exact ones, then the nearest of the rest up to `wanted`: none further than FAR, unless it takes them
+        to make two options but "Unanswerable" (with the gold or without it)."""
+        fewest = self.wanted - NEAR_MISSES + 1
+        nearest = sorted(self.short)[: max(0, self.wanted - len(self.exact))]
+        kept = [
+            values for i, (distance, _, values) in enumerate(nearest) if distance <= FAR or len(self.exact) + i < fewest
+        ]
+        return self.exact[: self.wanted] + [option_text(sorted(values)) for values in kept]
 
 
 def _elementary(odds: Sequence[float], k: int) -> list[list[float]]:
@@ -327,47 +383,204 @@ def _weighted(rng: random.Random, numbers: Sequence[int], weights: Sequence[floa
 @dataclass(frozen=True)
 class Likeness:
     """What a decoy of a Who question must share with the gold option, as a lazy reader could count it: whether it is
-    one shown line's whole list (an answer often is: "The mother of Ann Lee is Cy Lee."), how many of its names carry
-    a surname of the people the question names, how many are those people, and about how many shown articles name
-    them (answers are named by their lists and often their own articles: more than a random name)."""
+    one shown line's whole list (an answer often is: "The mother of Ann Lee is Cy Lee."), in how many parts the shown
+    lines list its names (an answer of several names is often two or three lines' children or siblings), how many of
+    its names carry a surname of the people the question names, how many are those people, and about how many shown
+    articles name them (answers are named by their lists and often their own articles: more than a random name)."""
 
     surnames: frozenset[str] = frozenset()
     asked: frozenset[str] = frozenset()
     mentions: Mapping[str, int] = field(default_factory=dict)
     wholes: frozenset[frozenset[str]] = frozenset()  # the names of each shown family or friend line, as a set
-    _parts: dict[str, tuple[int, int, int]] = field(default_factory=dict, compare=False, repr=False)  # name -> part
+    lines: Mapping[str, frozenset[int]] = field(default_factory=dict)  # name -> the shown lines (indices) naming it
+    titled: frozenset[str] = frozenset()  # the people whose articles are shown
+    _parts: dict[str, tuple[int, int, int, int]] = field(
+        default_factory=dict, compare=False, repr=False
+    )  # name -> part
 
     @classmethod
-    def of(cls, asked: Collection[str], mentions: Mapping[str, int], lists: Sequence[Sequence[str]] = ()) -> Likeness:
+    def of(
+        cls,
+        asked: Collection[str],
+        mentions: Mapping[str, int],
+        lists: Sequence[Sequence[str]] = (),
+        titled: Collection[str] = (),
+    ) -> Likeness:
         wholes = frozenset(frozenset(names) for names in lists)
-        return cls(frozenset(_surname(name) for name in asked), frozenset(asked), mentions, wholes)
+        lines: dict[str, set[int]] = {}
+        for index, names in enumerate(lists):
+            for name in names:
+                lines.setdefault(name, set()).add(index)
+        named = {name: frozenset(found) for name, found in lines.items()}
+        surnames = frozenset(_surname(name) for name in asked)
+        return cls(surnames, frozenset(asked), mentions, wholes, named, frozenset(titled))
 
     def look(self, values: Sequence[str]) -> tuple[int, ...]:
-        """Its parts, most telling first: whether it is a shown line's whole list, names of the question's surnames,
-        the question's own people, and the fewest and the mean shown articles that name one of them (capped: siblings
-        are all named by the same lists)."""
+        """Its parts, most telling first: whether it is a shown line's whole list, in how many parts the shown lines
+        list its names, names of the question's surnames, the question's own people, and the fewest and the mean shown
+        articles that name one of them (capped: siblings are all named by the same lists)."""
         if not values:
-            return (0, 0, 0, 0, 0)
-        surnames = asked = total = 0
+            return (0, 0, 0, 0, 0, 0, 0)
+        surnames = asked = titled = most = 0
         fewest = MENTIONS_CAP
         for name in values:
             part = self._parts.get(name) or self._part(name)
             surnames += part[0]
             asked += part[1]
-            total += part[2]
+            titled += part[3]
+            most = max(most, part[2])
             fewest = min(fewest, part[2])
         whole = bool(self.wholes) and frozenset(values) in self.wholes  # no lists, no set to make
-        return (int(whole), surnames, asked, fewest, round(total / len(values)))
+        return (int(whole), self.parts(values), surnames, asked, titled, fewest, most - fewest)
 
-    def _part(self, name: str) -> tuple[int, int, int]:
+    def parts(self, values: Sequence[str]) -> int:
+        """In how many parts the shown lines list these names: two names are in one part when a line names both, or
+        a name of the part between them (a name no line names is a part of its own)."""
+        if len(values) < 2:
+            return len(values)
+        joined: list[frozenset[int]] = []  # the lines of each part found so far
+        alone = 0
+        for name in values:
+            mine = self.lines.get(name)
+            if not mine:
+                alone += 1
+                continue
+            kept = []
+            for found in joined:
+                if found.isdisjoint(mine):
+                    kept.append(found)
+                else:
+                    mine = mine | found
+            joined = [*kept, mine]
+        return len(joined) + alone
+
+    def partition(self, values: Sequence[str]) -> list[list[str]]:
+        """The parts (`parts`) themselves: the names of each, in the order of `values`."""
+        found: list[tuple[frozenset[int], list[str]]] = []
+        for name in values:
+            mine, names = self.lines.get(name, frozenset()), [name]
+            kept = []
+            for lines, held in found:
+                if mine and not lines.isdisjoint(mine):
+                    mine, names = mine | lines, held + names
+                else:
+                    kept.append((lines, held))
+            found = [*kept, (mine, names)]
+        return [names for _, names in found]
+
+    def whole(self, target: Sequence[int]) -> bool:
+        """Whether a look (of the gold option) is that of a shown line's whole list."""
+        return bool(target[WHOLE])
+
+    def distance(self, look: Sequence[int], target: Sequence[int]) -> int:
+        """How far a look is from the gold option's, each part weighed by how telling it is."""
+        return sum(weight * abs(a - b) for weight, a, b in zip(LOOK_WEIGHTS, look, target))
+
+    def mixer(
+        self, rng: random.Random, answer: Sequence[str], lists: Sequence[Sequence[str]], shaped: bool = True
+    ) -> Draw | None:
+        """What draws a decoy part by part as the shown lines list the gold option's names: for each of its parts, as
+        many names of one shown line (at random), in that part's surnames' shape where `shaped` (and then in the gold
+        option's). None where the gold is a part per name (any mix of names is)."""
+        parts = self.partition(answer)
+        if len(parts) == len(answer) or not lists:
+            return None
+        shapes = sorted((_surname_shape(names) for names in parts), key=lambda shape: (-sum(shape), shape))
+        sizes = {sum(shape) for shape in shapes}
+        holding = {size: [line for line in lists if len(line) >= size] for size in sizes}  # lines that can hold a part
+        if not all(holding.values()):
+            return None
+
+        def draw() -> list[str]:
+            out: list[str] = []
+            for shape in shapes:
+                lines = holding[sum(shape)]
+                for _ in range(PART_TRIES):
+                    line = lines[below(rng, len(lines))]
+                    free = [name for name in line if name not in out]
+                    found = _shaped(rng, free, shape, None) if shaped else shuffled(rng, free)[: sum(shape)]
+                    if len(found) == sum(shape):
+                        out += found
+                        break
+                else:
+                    return []
+            return out if not shaped or _surname_shape(out) == whole else []
+
+        whole = _surname_shape(answer)
+        return draw
+
+    def _part(self, name: str) -> tuple[int, int, int, int]:
         """One name's share of a look (whether its surname is asked's, whether it is asked, its capped mentions),
         worked out once per name."""
         found = self._parts[name] = (
             int(_surname(name) in self.surnames),
             int(name in self.asked),
             min(self.mentions.get(name, 0), MENTIONS_CAP),
+            int(name in self.titled),
         )
         return found
+
+
+@dataclass(frozen=True)
+class Spread:
+    """What a decoy of a question asking several dates shares with the gold option: about how many years its dates
+    span (a generation's dates lie close together, so "pick the closest dates" must not find the gold). The spans
+    allowed (log2 of 1 + years) are a band SPREAD_BAND wide in which the gold's stands at a random place, so that
+    no rank of the gold's span among the options' ("the closest", "the widest", "the middle") tells it."""
+
+    low: float = 0.0
+    high: float = 0.0
+
+    @classmethod
+    def of(cls, answer: Sequence[str], place: float) -> Spread:
+        """The band about the gold option's span, the gold's at `place` (0: its low end, 1: its high end)."""
+        span = _log_span(answer)
+        return cls(span - SPREAD_BAND * place, span + SPREAD_BAND * (1 - place))
+
+    def look(self, values: Sequence[str]) -> tuple[int, ...]:
+        """0 where the dates span as many years as the band allows, else -1 (closer) or 1 (wider)."""
+        span = _log_span(values)
+        return (0,) if self.low <= span <= self.high else (1 if span > self.high else -1,)
+
+    def whole(self, target: Sequence[int]) -> bool:
+        return False
+
+    def distance(self, look: Sequence[int], target: Sequence[int]) -> int:
+        return abs(look[0] - target[0])
+
+    def mixer(
+        self, rng: random.Random, answer: Sequence[str], lists: Sequence[Sequence[str]], shaped: bool = True
+    ) -> Draw | None:
+        """What draws a decoy from the shown dates: a date at random, the date nearest a span in the band (at random)
+        after it, and the rest between them."""
+        dates = sorted({value for group in lists for value in group})
+        years = [_year(value) for value in dates]
+        k = len(answer)
+
+        def draw() -> list[str]:
+            start = below(rng, len(dates))
+            goal = years[start] + 2 ** (self.low + (self.high - self.low) * rng.random()) - 1
+            after = bisect_left(years, goal, lo=start + 1)
+            ends = [end for end in (after - 1, after) if start < end < len(dates)]
+            if not ends:
+                return []
+            end = min(ends, key=lambda end: abs(years[end] - goal))
+            between = dates[start + 1 : end]
+            return [dates[start], dates[end], *shuffled(rng, between)[: k - 2]] if len(between) >= k - 2 else []
+
+        return draw if dates and shaped else None
+
+
+def _log_span(dates: Sequence[str]) -> float:
+    """How many years dates span, on a doubling scale: log2(1 + years)."""
+    years = [_year(value) for value in dates]
+    return log2(1 + max(years) - min(years)) if years else 0.0
+
+
+def _year(date: str) -> float:
+    """A date ("1009-04-24") as a year with its fraction (months and days as even parts)."""
+    year, month, day = date.split("-")
+    return int(year) + (int(month) - 1) / 12 + (int(day) - 1) / 372
 
 
 def _drawer(
@@ -375,9 +588,8 @@ def _drawer(
 ) -> Callable[[], list[str]]:
     """What draws one candidate of k names from `group`, in `shape` where there is one (`_shaped`); its sorted names
     or surname levels (`grouped`, by id of the group, kept) worked out once."""
-    if shape is None:
-        names = sorted(set(group))
-        return lambda: shuffled(rng, names)[:k]
+    if shape is None:  # values, as often as the shown articles give each
+        return partial(_distinct, rng, sorted(group), k)
     found = grouped.get(id(group))
     if found is None:
         found = grouped[id(group)] = _grouped(group)
@@ -394,29 +606,54 @@ def _decoy_draws(
     pools: tuple[list[str], list[str]],
     k: int,
     whole: bool = False,
-) -> Iterator[tuple[Sequence[str], int, int]]:
-    """Where candidate decoys are drawn from, in the order tried: (names, how much of the gold option's look
-    (Likeness.look, most telling first) a candidate must share, how many candidates): draws from the near misses and
-    the shown lists, then mixes of every name the documents state (first those named as often as the gold's names),
-    asked to look less alike in turn, then (never fewer than two decoys) any such mix (look 0: a plain sample).
-    Where the gold option is a shown line's `whole` list, each level first tries the lists of its size whole, as a
-    mix of names seldom is one. `pools`: (the strong names, every name), each sorted and distinct. The consumer stops
-    drawing once it has its decoys: nothing is drawn from a row's stream after them."""
+    mixes: tuple[Draw | None, Draw | None] = (None, None),
+) -> Iterator[tuple[Sequence[str] | Draw, bool, int]]:
+    """Where candidate decoys are drawn from, in the order tried: (names, or what draws one candidate; whether a
+    candidate must look exactly like the gold option (Likeness.look) or is kept by how near it comes; how many
+    candidates). First, exactly alike: draws from the near misses and the shown lists, with the gold's first `mixes`
+    (part by part as the shown lines list the gold's names, in its surnames' shape; windows of shown dates), and mixes
+    of the strong names (named as often as the gold's). Then the nearest of: where the gold option is a shown line's
+    `whole` list, the lists of its size as they are; both `mixes` (the second in any surnames' shape); mixes of the
+    strong names, of every name, and plain samples of every name. `pools`: (the strong names, every name), each
+    sorted and distinct. The consumer stops drawing once it has its decoys: nothing is drawn from a row's stream
+    after them."""
     strong, pool = pools
     groups = [*near, *shuffled(rng, lists)]
     for group in groups:
         if len(group) >= k:
-            yield group, LOOKS, GROUP_DRAWS
-    wholes = [group for group in groups if len(group) == k] if whole else []
-    for alike in range(LOOKS, 0, -1):
-        if alike < LOOKS:
-            for group in wholes:
-                yield group, alike, 1
-        names = strong if alike > FEWEST else pool
-        if len(names) > k:
-            yield names, alike, LOOK_TRIES
+            yield group, True, GROUP_DRAWS
+    if mixes[0] is not None:
+        yield mixes[0], True, MIX_TRIES
+    if len(strong) > k:
+        yield strong, True, LOOK_TRIES
+    if whole:
+        for group in groups:
+            if len(group) == k:
+                yield partial(list, group), False, 1
+    for mix in mixes:
+        if mix is not None:
+            yield mix, False, MIX_TRIES
+    if len(strong) > k:
+        yield strong, False, LOOK_TRIES
     if len(pool) >= k:
-        yield pool, 0, ATTEMPTS
+        yield pool, False, LOOK_TRIES
+        yield partial(_plain, rng, pool, k), False, LOOK_TRIES
+
+
+def _distinct(rng: random.Random, values: list[str], k: int) -> list[str]:
+    """k distinct values drawn at random from a list that may repeat them (each as likely as its repeats make it)."""
+    out: list[str] = []
+    for value in shuffled(rng, values):
+        if value not in out:
+            out.append(value)
+            if len(out) == k:
+                break
+    return out
+
+
+def _plain(rng: random.Random, names: list[str], k: int) -> list[str]:
+    """k names drawn at random, whatever their surnames."""
+    return shuffled(rng, names)[:k]
 
 
 def _surname(name: str) -> str:

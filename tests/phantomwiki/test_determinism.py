@@ -13,10 +13,11 @@ from leakproof_qa.builders.phantomwiki.rows import ROWS, generate
 
 # sha256 of every row of n50_s1 (all subsets). If generation changes on purpose, bump
 # builders.__version__ (the version names the data) and update this digest.
-N50_S1_DIGEST = "64a11afb823ad69454aabf42338365a07e0d4067f3a37a661d2246ce2998de09"
+N50_S1_DIGEST = "7199cb212bbe23d06b2d555eb49939cc5eab8a7f4a994b25993341184a4179c4"
 # the same for n5000_s1 (0.9.0: labels a reader can check, options per row, shadows, balanced rag; then insufficient
-# rows' shadows, shadows.missing_shadow; 0.11.0: decoys as often one shown line's whole list as the gold; CHANGELOG.md)
-N5000_S1_DIGEST = "562f747bff10af49ffd0c7b8bc74fe96461530f5d8e68bfc1d62a6a0359cac18"
+# rows' shadows, shadows.missing_shadow; 0.11.0: decoys as often one shown line's whole list as the gold; 0.12.0:
+# decoys listed together and dates spanning as the gold's, values as common; CHANGELOG.md)
+N5000_S1_DIGEST = "ff6b19e3a940e32f694a13cbfa87faa484cfc1ff064e82e0127f81a5d1b58d4b"
 
 
 def rows_digest(name: str) -> str:

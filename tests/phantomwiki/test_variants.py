@@ -217,6 +217,48 @@ def test_decoys_are_one_shown_lines_whole_list_about_as_often_as_the_gold():
     assert abs(sum(gold_whole) / len(gold_whole) - sum(decoy_whole) / len(decoy_whole)) < 0.08  # 0.10.0: 0.43 / 0.19
 
 
+def _pairs_listed_together(option: str, lists: set[frozenset[str]]) -> float:
+    names = option.split(", ")
+    pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
+    return sum(any(a in line and b in line for line in lists) for a, b in pairs) / len(pairs)
+
+
+def _gold_rank(values: dict[str, float], gold: str) -> float:
+    """Where the gold's value stands among the options' (0: lowest, 1: highest; ties share)."""
+    others = [v for o, v in values.items() if o != gold]
+    return (sum(v < values[gold] for v in others) + sum(v == values[gold] for v in others) / 2) / len(others)
+
+
+def test_decoys_of_several_names_are_listed_together_as_the_gold_is():
+    ranks = []
+    for name in ("n500_s1", "n500_s2"):
+        for row in instances(name):
+            options = [o for o in row["answer_options"] if o != UNANSWERABLE]
+            gold = row["answer_options"][row["gold_answer_idx"]]
+            if row["answerable"] != "sufficient" or not row["question"].startswith("Who") or gold.count(", ") < 2:
+                continue
+            lists = _line_lists(row)
+            ranks.append(_gold_rank({o: _pairs_listed_together(o, lists) for o in options}, gold))
+    assert len(ranks) > 40
+    assert abs(sum(ranks) / len(ranks) - 0.5) < 0.1  # 0.11.0: 0.76 (the gold's names were the most listed together)
+
+
+def _years(option: str) -> list[float]:
+    return [int(y) + (int(m) - 1) / 12 + (int(d) - 1) / 365 for y, m, d in (x.split("-") for x in option.split(", "))]
+
+
+def test_decoys_of_several_dates_span_about_as_many_years_as_the_gold():
+    ranks = []
+    for name in ("n500_s1", "n500_s2", "n500_s3"):
+        for row in instances(name):
+            options = [o for o in row["answer_options"] if o != UNANSWERABLE]
+            gold = row["answer_options"][row["gold_answer_idx"]]
+            if row["answerable"] == "sufficient" and gold.count(", ") and gold[:4].isdigit() and gold[4] == "-":
+                ranks.append(_gold_rank({o: max(_years(o)) - min(_years(o)) for o in options}, gold))
+    assert len(ranks) > 30
+    assert abs(sum(ranks) / len(ranks) - 0.5) < 0.12  # 0.11.0: 0.23 (the gold's dates were the closest together)
+
+
 def test_count_decoys_are_not_centred_on_the_gold_count():
     ranks = Counter()
     for row in instances("n500_s1"):

@@ -51,3 +51,42 @@ def test_an_error_here_ends_the_writer(tmp_path):
         process = writer._process
         raise RuntimeError("stop")
     assert not process.is_alive()
+
+
+WRITE_WITHOUT_PANDAS = """
+import sys
+from pathlib import Path
+from leakproof_qa.builders.cli.forked_writer import without_pandas, write_subset
+from leakproof_qa.builders.phantomwiki.config import settings_from
+from leakproof_qa.builders.phantomwiki.rows import generate
+
+without_pandas()
+generated = generate(settings_from("n80_s4", questions_per_template=1)[0])
+for subset in ("corpus", "database", "questions"):
+    write_subset(generated, subset, None, Path(sys.argv[1]), "parquet")
+print("pandas imported" if "pandas" in sys.modules else "no pandas")
+"""
+
+
+def test_the_writer_writes_the_same_parquet_without_importing_pandas(tmp_path):
+    """pyarrow imports pandas on its first array only to ask whether the values are pandas objects; the writer
+    refuses it that import (half a second of a core) and its files keep their bytes."""
+    import subprocess
+    import sys
+
+    from leakproof_qa.builders.cli.forked_writer import partial_path, write_subset
+
+    (tmp_path / "without").mkdir()
+    (tmp_path / "with").mkdir()
+    done = subprocess.run(
+        [sys.executable, "-c", WRITE_WITHOUT_PANDAS, str(tmp_path / "without")],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert done.stdout.strip() == "no pandas"
+    generated = generate(settings_from("n80_s4", questions_per_template=1)[0])
+    for subset in ("corpus", "database", "questions"):
+        write_subset(generated, subset, None, tmp_path / "with", "parquet")
+        without = partial_path(tmp_path / "without", subset, "parquet").read_bytes()
+        assert without == partial_path(tmp_path / "with", subset, "parquet").read_bytes(), subset

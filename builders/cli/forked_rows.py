@@ -22,6 +22,7 @@ from ..phantomwiki.rows import PARTS, ROWS, Generated, instance_evidence, instan
 from ..phantomwiki.stages import timed
 from ..processes import ForkedCall, can_fork, parent_gone, quiet_child, receive, sendable
 from ..retrieval import Bm25Index
+from .forked_writer import ForkedWriter
 
 HEAVY = ("instances", "rag")
 """The subsets whose rows take most of the time (per question: labels, shadows, distractors, options, retrieval)."""
@@ -68,6 +69,14 @@ def part_rows(generated: Generated, subsets: Sequence[str], part: int) -> PartRo
     return made
 
 
+def _made(generated: Generated, subsets: Sequence[str], part: int, writer: ForkedWriter | None) -> PartRows:
+    """One part's heavy rows, its instance rows handed to `writer` (when given) rather than kept."""
+    made = part_rows(generated, subsets, part)
+    if writer is not None and "instances" in made:
+        writer.part("instances", part, made.pop("instances"))
+    return made
+
+
 def _claim(counter: Any) -> int:
     """The next unclaimed part (PARTS or more when none is left)."""
     with counter.get_lock():
@@ -76,16 +85,21 @@ def _claim(counter: Any) -> int:
     return part
 
 
-def _worker(generated: Generated, subsets: Sequence[str], counter: Any, sender: Any) -> None:
+def _worker(
+    generated: Generated, subsets: Sequence[str], counter: Any, sender: Any, writer: ForkedWriter | None
+) -> None:
     """A forked worker: make parts while any is unclaimed, then send them all at once (sending as it goes would wait
-    on the parent, which is busy making its own parts)."""
+    on the parent, which is busy making its own parts); with a `writer`, each part's instance rows go to it as soon as
+    they are made, and are in its pipe before the rest is sent."""
     quiet_child()
     made: dict[int, PartRows] = {}
     try:
         while (part := _claim(counter)) < PARTS:
             if parent_gone():  # no one waits for these rows
                 return
-            made[part] = part_rows(generated, subsets, part)
+            made[part] = _made(generated, subsets, part, writer)
+        if writer is not None:
+            writer.flush()
         sent: object = made
     except BaseException as error:  # the parent raises it; a worker never dies silently
         sent = sendable(error)
@@ -99,14 +113,19 @@ def _worker(generated: Generated, subsets: Sequence[str], counter: Any, sender: 
 
 class ForkedRows:
     """Each subset's rows of one prepared universe (rows.prepare), the heavy ones made in `processes` processes: the
-    workers start at once and work while this process writes the other subsets. Use it as a context manager, so that
+    workers start at once and work while this process writes the other subsets. Given a forked `writer`, each part's
+    instance rows go to it as soon as they are made (from this process and the workers), so the writer takes them in
+    while the rows are made rather than after: write their file with `write`. Use it as a context manager, so that
     its workers are ended on any error."""
 
-    def __init__(self, generated: Generated, subsets: Sequence[str], processes: int) -> None:
+    def __init__(
+        self, generated: Generated, subsets: Sequence[str], processes: int, writer: ForkedWriter | None = None
+    ) -> None:
         self.generated = generated
         self.heavy = [subset for subset in HEAVY if subset in subsets]
         self.parts: dict[int, PartRows] | None = None
         self._workers: list[tuple[Any, Any]] = []
+        self._writer: ForkedWriter | None = None  # the writer the instance rows go to, part by part
         self.processes = 1  # how many make the heavy rows: this one and its workers
         if processes < 1:
             raise ValueError(f"processes={processes} must be at least 1")
@@ -121,11 +140,13 @@ class ForkedRows:
         context = multiprocessing.get_context("fork")
         self._counter = context.Value("i", 0)
         processes = min(processes, PARTS)
+        if writer is not None and writer.forked and "instances" in self.heavy:
+            self._writer = writer
         try:
             for _ in range(processes - 1):
                 receiver, sender = context.Pipe(duplex=False)
                 worker = context.Process(
-                    target=_worker, args=(generated, self.heavy, self._counter, sender), daemon=True
+                    target=_worker, args=(generated, self.heavy, self._counter, sender, self._writer), daemon=True
                 )
                 worker.start()
                 sender.close()
@@ -150,10 +171,21 @@ class ForkedRows:
             worker.join()
         self._workers = []
 
+    def write(self, subset: str, writer: ForkedWriter) -> None:
+        """Have `writer` write `subset`'s file: from the parts it was handed (the instances, given a writer), or from
+        `rows`."""
+        if subset == "instances" and self._writer is not None:
+            self._joined()
+            self._writer.write_parts(subset, PARTS)
+        else:
+            writer.write(subset, self.rows(subset))
+
     def rows(self, subset: str) -> Iterator[dict]:
         """The rows of `subset`, in the order one process makes them."""
         if subset not in self.heavy or not self._workers and self.parts is None:
             return ROWS[subset](self.generated)
+        if subset == "instances" and self._writer is not None:
+            raise RuntimeError("the instance rows went to the writer part by part; write their file with write()")
         parts = self._joined()
         if subset == "instances":
             return (row for part in range(PARTS) for row in parts[part]["instances"])
@@ -168,7 +200,7 @@ class ForkedRows:
             return self.parts
         parts: dict[int, PartRows] = {}
         while (part := _claim(self._counter)) < PARTS:
-            parts[part] = part_rows(self.generated, self.heavy, part)
+            parts[part] = _made(self.generated, self.heavy, part, self._writer)
         for worker, receiver in self._workers:
             sent = receive(receiver, worker, "row worker")
             if isinstance(sent, BaseException):

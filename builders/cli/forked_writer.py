@@ -15,7 +15,7 @@ import os
 import queue
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +26,8 @@ from ..processes import can_fork, parent_gone, quiet_child, receive, sendable
 
 Written = dict[str, tuple[int, float]]
 """Subset -> (rows written, seconds its file took)."""
+PARTS_DONE = -1
+"""The part index of the job that asks for the file of a subset handed over part by part (its third item: how many)."""
 
 
 def final_path(out: Path, subset: str, file_format: str) -> Path:
@@ -70,22 +72,31 @@ def without_pandas() -> None:
     is taken by pyarrow as not installed, and the files are the same; where pandas is already imported, nothing
     changes."""
     if "pandas" not in sys.modules and _NoPandas not in sys.meta_path:
-        sys.meta_path.insert(0, _NoPandas)  # type: ignore[arg-type]
+        sys.meta_path.insert(0, _NoPandas)
 
 
 def _writer(generated: Generated, out: Path, file_format: str, jobs: Any, sender: Any) -> None:
-    """The forked writer: write each (subset, rows or None) from `jobs` until None, then send what it wrote, or the
-    first error (the jobs after an error are read and dropped, so the parent never waits on a full queue)."""
+    """The forked writer: write each (subset, rows or None) from `jobs` until None, keeping the parts of a subset
+    handed over part by part ((subset, index, rows)) until (subset, PARTS_DONE, count) asks for their file; then send
+    what it wrote, or the first error (the jobs after an error are read and dropped, so the parent never waits on a
+    full queue)."""
     quiet_child()
     without_pandas()
     written: Written = {}
+    parts: dict[str, dict[int, list[dict]]] = {}
     failed: BaseException | None = None
     while (job := _next_job(jobs)) is not None:
         if failed is not None:
             continue
-        subset, rows = job
         began = time.perf_counter()
         try:
+            if len(job) == 2:
+                subset, rows = job
+            elif job[1] != PARTS_DONE:
+                parts.setdefault(job[0], {})[job[1]] = job[2]
+                continue
+            else:
+                subset, rows = job[0], _joined_parts(parts.pop(job[0], {}), job[0], job[2])
             written[subset] = (write_subset(generated, subset, rows, out, file_format), time.perf_counter() - began)
         except BaseException as error:  # the parent raises it; the writer never dies silently
             failed = sendable(error)
@@ -95,6 +106,14 @@ def _writer(generated: Generated, out: Path, file_format: str, jobs: Any, sender
         pass
     finally:
         sender.close()
+
+
+def _joined_parts(parts: dict[int, list[dict]], subset: str, count: int) -> Iterator[dict]:
+    """The rows of `count` parts of `subset`, in order (each dropped once handed on); an error if one is missing."""
+    missing = [index for index in range(count) if index not in parts]
+    if missing:
+        raise RuntimeError(f"the writer has no part {missing[0]} of {count} of {subset}; every part must be sent first")
+    return (row for index in range(count) for row in parts.pop(index))
 
 
 class ForkedWriter:
@@ -127,6 +146,29 @@ class ForkedWriter:
             self.written[subset] = (count, time.perf_counter() - began)
             return
         self._jobs.put((subset, None if rows is None else list(rows)))
+
+    def part(self, subset: str, index: int, rows: list[dict]) -> None:
+        """Hand over one part of `subset`'s rows, in any order and from any process forked after this writer (the
+        forked row makers send theirs as each is made, so the writer takes them in while the rows are made); the
+        file is written by `write_parts`. The writer must be forked."""
+        if self._process is None:
+            raise RuntimeError("parts go to a forked writer only; write the rows with write() here")
+        self._jobs.put((subset, index, rows))
+
+    def flush(self) -> None:
+        """In a forked process that handed over parts: wait until they are all in the writer's pipe (a queue sends
+        from a thread), so that whatever this process does next comes after them."""
+        if self._process is not None:
+            self._jobs.close()
+            self._jobs.join_thread()
+
+    def write_parts(self, subset: str, count: int) -> None:
+        """Write `subset`'s file from its `count` parts, joined in order; every part must be handed over (and flushed,
+        by a process that is not this one) before."""
+        if self._process is None:
+            raise RuntimeError("parts go to a forked writer only; write the rows with write() here")
+        self._asked.append(subset)
+        self._jobs.put((subset, PARTS_DONE, count))
 
     def close(self) -> Written:
         """Wait until every file is written and give each its name; return (rows, seconds) per subset, or raise the

@@ -16,6 +16,7 @@ from leakproof_qa.builders.cli.forked_rows import (
     index_elsewhere,
     take_index,
 )
+from leakproof_qa.builders.cli.forked_writer import ForkedWriter, partial_path, write_subset
 from leakproof_qa.builders.phantomwiki.config import SUBSETS, settings_from
 from leakproof_qa.builders.phantomwiki.rows import ROWS, generate, prepare, shared_evidence
 from leakproof_qa.builders.processes import ForkedCall, ForkedProcessError
@@ -52,6 +53,30 @@ def test_three_processes_make_the_same_rows_with_other_settings(knobs):
     assert used == 3 and forked["instances"] and forked["rag"]
     assert forked["instances"] == alone["instances"]
     assert forked["rag"] == alone["rag"]
+
+
+def test_given_a_writer_the_instance_rows_go_to_it_part_by_part_and_make_the_same_files(tmp_path):
+    """The row makers hand each part's instance rows to the forked writer as they make it (it takes them in
+    meanwhile); the files are the files of one process's rows."""
+    generated = prepare(generate(settings_from("n200_s1")[0]), SUBSETS)
+    (tmp_path / "alone").mkdir()
+    (tmp_path / "forked").mkdir()
+    for subset in ("instances", "rag"):
+        write_subset(generated, subset, None, tmp_path / "alone", "parquet")
+    with (
+        ForkedWriter(generated, tmp_path / "forked", "parquet", 2) as writer,
+        ForkedRows(generated, SUBSETS, 2, writer) as made,
+    ):
+        assert made.processes == 2
+        with pytest.raises(RuntimeError, match="went to the writer part by part"):
+            made.rows("instances")
+        for subset in ("instances", "rag"):
+            made.write(subset, writer)
+        written = writer.close()
+    assert written["instances"][0] > 0 and written["rag"][0] > 0
+    for subset in ("instances", "rag"):
+        forked = (tmp_path / "forked" / f"{subset}.parquet").read_bytes()
+        assert forked == partial_path(tmp_path / "alone", subset, "parquet").read_bytes(), subset
 
 
 def test_the_rows_of_the_dataset_builders_parts_joined_are_the_forked_rows():

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from leakproof_qa.builders.cli.forked_rows import can_fork
-from leakproof_qa.builders.cli.forked_writer import ForkedWriter
+from leakproof_qa.builders.cli.forked_writer import ForkedWriter, write_subset
 from leakproof_qa.builders.phantomwiki.config import settings_from
 from leakproof_qa.builders.phantomwiki.rows import ROWS, generate
 
@@ -51,6 +51,38 @@ def test_an_error_here_ends_the_writer(tmp_path):
         process = writer._process
         raise RuntimeError("stop")
     assert not process.is_alive()
+
+
+def test_parts_handed_over_in_any_order_make_the_file_of_the_rows_in_order(tmp_path):
+    generated = generate(settings_from("n80_s4", questions_per_template=1)[0])
+    rows = list(ROWS["questions"](generated))
+    cut = [0, 7, len(rows) // 2, len(rows)]
+    (tmp_path / "whole").mkdir()
+    (tmp_path / "parts").mkdir()
+    write_subset(generated, "questions", rows, tmp_path / "whole", "parquet")
+    with ForkedWriter(generated, tmp_path / "parts", "parquet", 2) as writer:
+        for index in (2, 0, 1):
+            writer.part("questions", index, rows[cut[index] : cut[index + 1]])
+        writer.write_parts("questions", 3)
+        assert writer.close()["questions"][0] == len(rows)
+    parts = (tmp_path / "parts" / "questions.parquet").read_bytes()
+    assert parts == (tmp_path / "whole" / ".questions.parquet.partial").read_bytes()
+
+
+def test_a_part_never_handed_over_is_an_error_at_close_and_leaves_no_file(tmp_path):
+    generated = generate(settings_from("n40_s1")[0])
+    with ForkedWriter(generated, tmp_path, "parquet", 2) as writer:
+        writer.part("questions", 0, list(ROWS["questions"](generated)))
+        writer.write_parts("questions", 2)
+        with pytest.raises(RuntimeError, match="no part 1 of 2 of questions"):
+            writer.close()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_parts_go_to_a_forked_writer_only(tmp_path):
+    generated = generate(settings_from("n40_s1")[0], with_questions=False)
+    with ForkedWriter(generated, tmp_path, "parquet", 1) as writer, pytest.raises(RuntimeError, match="forked writer"):
+        writer.part("corpus", 0, [])
 
 
 WRITE_WITHOUT_PANDAS = """

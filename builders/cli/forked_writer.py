@@ -15,11 +15,11 @@ import os
 import queue
 import sys
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from ..export import write_rows
+from ..export import parquet_part, write_parquet_parts, write_rows
 from ..phantomwiki.features import arrow_schema
 from ..phantomwiki.rows import ROWS, Generated
 from ..processes import can_fork, parent_gone, quiet_child, receive, sendable
@@ -75,6 +75,39 @@ def without_pandas() -> None:
         sys.meta_path.insert(0, _NoPandas)
 
 
+class _Parts:
+    """The parts of the subsets handed over part by part, kept until their file is asked for: as Arrow tables for
+    Parquet (each converted as it comes, so the rows are converted while they are made, not after the last), else
+    as rows."""
+
+    def __init__(self, generated: Generated, out: Path, file_format: str) -> None:
+        self.generated, self.out, self.file_format = generated, out, file_format
+        self.kept: dict[str, dict[int, Any]] = {}
+
+    def take(self, subset: str, index: int, rows: list[dict]) -> None:
+        if self.file_format == "parquet":
+            kept: Any = parquet_part(rows, arrow_schema(subset, self.generated.settings))
+            rows.clear()
+        else:
+            kept = rows
+        self.kept.setdefault(subset, {})[index] = kept
+
+    def write(self, subset: str, count: int) -> int:
+        """Write `subset`'s partial file from its `count` parts, in order; return its rows."""
+        parts = self.kept.pop(subset, {})
+        missing = [index for index in range(count) if index not in parts]
+        if missing:
+            raise RuntimeError(
+                f"the writer has no part {missing[0]} of {count} of {subset}; every part must be sent first"
+            )
+        in_order = (parts.pop(index) for index in range(count))
+        if self.file_format == "parquet":
+            schema = arrow_schema(subset, self.generated.settings)
+            return write_parquet_parts(in_order, partial_path(self.out, subset, self.file_format), schema)
+        rows = (row for part in in_order for row in part)
+        return write_subset(self.generated, subset, rows, self.out, self.file_format)
+
+
 def _writer(generated: Generated, out: Path, file_format: str, jobs: Any, sender: Any) -> None:
     """The forked writer: write each (subset, rows or None) from `jobs` until None, keeping the parts of a subset
     handed over part by part ((subset, index, rows)) until (subset, PARTS_DONE, count) asks for their file; then send
@@ -83,7 +116,7 @@ def _writer(generated: Generated, out: Path, file_format: str, jobs: Any, sender
     quiet_child()
     without_pandas()
     written: Written = {}
-    parts: dict[str, dict[int, list[dict]]] = {}
+    parts = _Parts(generated, out, file_format)
     failed: BaseException | None = None
     while (job := _next_job(jobs)) is not None:
         if failed is not None:
@@ -91,13 +124,13 @@ def _writer(generated: Generated, out: Path, file_format: str, jobs: Any, sender
         began = time.perf_counter()
         try:
             if len(job) == 2:
-                subset, rows = job
+                count = write_subset(generated, job[0], job[1], out, file_format)
             elif job[1] != PARTS_DONE:
-                parts.setdefault(job[0], {})[job[1]] = job[2]
+                parts.take(*job)
                 continue
             else:
-                subset, rows = job[0], _joined_parts(parts.pop(job[0], {}), job[0], job[2])
-            written[subset] = (write_subset(generated, subset, rows, out, file_format), time.perf_counter() - began)
+                count = parts.write(job[0], job[2])
+            written[job[0]] = (count, time.perf_counter() - began)
         except BaseException as error:  # the parent raises it; the writer never dies silently
             failed = sendable(error)
     try:
@@ -106,14 +139,6 @@ def _writer(generated: Generated, out: Path, file_format: str, jobs: Any, sender
         pass
     finally:
         sender.close()
-
-
-def _joined_parts(parts: dict[int, list[dict]], subset: str, count: int) -> Iterator[dict]:
-    """The rows of `count` parts of `subset`, in order (each dropped once handed on); an error if one is missing."""
-    missing = [index for index in range(count) if index not in parts]
-    if missing:
-        raise RuntimeError(f"the writer has no part {missing[0]} of {count} of {subset}; every part must be sent first")
-    return (row for index in range(count) for row in parts.pop(index))
 
 
 class ForkedWriter:

@@ -53,20 +53,42 @@ def test_an_error_here_ends_the_writer(tmp_path):
     assert not process.is_alive()
 
 
-def test_parts_handed_over_in_any_order_make_the_file_of_the_rows_in_order(tmp_path):
+@pytest.mark.parametrize("file_format", ["parquet", "jsonl"])
+def test_parts_handed_over_in_any_order_make_the_file_of_the_rows_in_order(tmp_path, file_format):
     generated = generate(settings_from("n80_s4", questions_per_template=1)[0])
     rows = list(ROWS["questions"](generated))
-    cut = [0, 7, len(rows) // 2, len(rows)]
+    cut = [0, 7, 7, len(rows) // 2, len(rows)]  # an empty part too
     (tmp_path / "whole").mkdir()
     (tmp_path / "parts").mkdir()
-    write_subset(generated, "questions", rows, tmp_path / "whole", "parquet")
-    with ForkedWriter(generated, tmp_path / "parts", "parquet", 2) as writer:
-        for index in (2, 0, 1):
+    write_subset(generated, "questions", rows, tmp_path / "whole", file_format)
+    with ForkedWriter(generated, tmp_path / "parts", file_format, 2) as writer:
+        for index in (3, 0, 2, 1):
             writer.part("questions", index, rows[cut[index] : cut[index + 1]])
-        writer.write_parts("questions", 3)
+        writer.write_parts("questions", 4)
         assert writer.close()["questions"][0] == len(rows)
-    parts = (tmp_path / "parts" / "questions.parquet").read_bytes()
-    assert parts == (tmp_path / "whole" / ".questions.parquet.partial").read_bytes()
+    parts = (tmp_path / "parts" / f"questions.{file_format}").read_bytes()
+    assert parts == (tmp_path / "whole" / f".questions.{file_format}.partial").read_bytes()
+
+
+def test_parquet_parts_make_the_row_groups_the_rows_make(tmp_path, monkeypatch):
+    """Parts converted to Arrow one by one and joined give the bytes write_rows gives, row group by row group (a
+    group here of 7 rows, so that groups straddle parts)."""
+    from leakproof_qa.builders import export
+    from leakproof_qa.builders.phantomwiki.features import arrow_schema
+    from leakproof_qa.builders.phantomwiki.rows import part_of
+
+    monkeypatch.setattr(export, "ROWS_PER_GROUP", 7)
+    generated = generate(settings_from("n80_s4", questions_per_template=1)[0])
+    rows = list(ROWS["questions"](generated))
+    schema = arrow_schema("questions", generated.settings)
+    export.write_rows(rows, tmp_path / "rows.parquet", "parquet", schema)
+    for count in (1, 5, 16):
+        parts = [export.parquet_part(list(part_of(rows, (index, count))), schema) for index in range(count)]
+        assert export.write_parquet_parts(parts, tmp_path / "parts.parquet", schema) == len(rows)
+        assert (tmp_path / "parts.parquet").read_bytes() == (tmp_path / "rows.parquet").read_bytes(), count
+    export.write_rows([], tmp_path / "rows.parquet", "parquet", schema)
+    assert export.write_parquet_parts([export.parquet_part([], schema)], tmp_path / "parts.parquet", schema) == 0
+    assert (tmp_path / "parts.parquet").read_bytes() == (tmp_path / "rows.parquet").read_bytes()
 
 
 def test_a_part_never_handed_over_is_an_error_at_close_and_leaves_no_file(tmp_path):

@@ -1,9 +1,12 @@
 """A universe's subset files written by a forked process while this one makes the rows, the same files as in one.
 
-Forked once the universe and its articles exist, the writer imports Arrow's converters (pyarrow imports pandas on
-its first table, about half a second) and writes the corpus and database from its own copy of them while this
-process samples the questions: the second core, idle in those stages, does the writing. The rows of the other subsets
-are made here (forked_rows.py) and handed over in a queue, whose thread sends them while this process goes on.
+Forked once the universe and its articles exist, the writer imports Arrow's converters (without pandas, which
+pyarrow would import on its first table only to ask whether the rows are pandas objects: half a second) and writes
+the corpus and database from its own copy of them while this process samples the questions: the second core, idle in
+those stages, does the writing. The rows of the other subsets are made here (forked_rows.py) and handed over in a
+queue, whose thread sends them while this process goes on; the instance rows part by part, from each process that
+makes them, as each part is made, so that the writer converts them to Arrow meanwhile and little is left to do after
+the last row.
 Each file is written under a hidden partial name and given its own only when every file is written: a refusal or an
 error on the way (a length the universe cannot fill is refused after the corpus is written) leaves no file behind.
 """

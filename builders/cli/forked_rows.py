@@ -206,6 +206,8 @@ class ForkedRows:
         while (part := _claim(self._counter)) < PIECES:
             parts[part] = _made(self.generated, self.heavy, part, self._writer)
         for worker, receiver in self._workers:
+            if self._writer is not None:
+                self._writer.watch(receiver)  # the worker waits on the writer for its parts to be taken
             sent = receive(receiver, worker, "row worker")
             if isinstance(sent, BaseException):
                 raise sent

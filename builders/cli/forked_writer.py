@@ -19,13 +19,14 @@ import queue
 import sys
 import time
 from collections.abc import Iterable
+from multiprocessing.connection import wait
 from pathlib import Path
 from typing import Any
 
 from ..export import parquet_part, write_parquet_parts, write_rows
 from ..phantomwiki.features import arrow_schema
 from ..phantomwiki.rows import ROWS, Generated
-from ..processes import can_fork, parent_gone, quiet_child, receive, sendable
+from ..processes import ForkedProcessError, can_fork, parent_gone, quiet_child, receive, sendable
 
 Written = dict[str, tuple[int, float]]
 """Subset -> (rows written, seconds its file took)."""
@@ -190,6 +191,17 @@ class ForkedWriter:
             self._jobs.close()
             self._jobs.join_thread()
 
+    def watch(self, receiver: Any) -> None:
+        """Wait until `receiver` has something to read, while the writer lives: a process handing the writer parts
+        waits for it once the queue's pipe is full, so a writer that ended (killed for memory) is raised here, in one
+        line, rather than waited for."""
+        if self._process is None:
+            return
+        if receiver not in wait([receiver, self._process.sentinel]):
+            self._process.join(timeout=5)
+            code = self._process.exitcode
+            raise ForkedProcessError(f"the file writer process ended before the rows were made, exit code {code}")
+
     def write_parts(self, subset: str, count: int) -> None:
         """Write `subset`'s file from its `count` parts, joined in order; every part must be handed over (and flushed,
         by a process that is not this one) before."""
@@ -203,7 +215,13 @@ class ForkedWriter:
         writer's error."""
         if self._process is not None:
             self._jobs.put(None)
-            sent = receive(self._results, self._process, "file writer")
+            try:
+                sent = receive(self._results, self._process, "file writer")
+            except BaseException:  # the writer is gone: what the queue still holds will never be read
+                self._jobs.cancel_join_thread()
+                self._end()
+                self.discard()
+                raise
             self._end()
             if isinstance(sent, BaseException):
                 self.discard()

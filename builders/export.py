@@ -57,3 +57,31 @@ def write_rows(rows: Iterable[dict], path: Path, file_format: str, schema: pa.Sc
         pq.write_table(schema.empty_table(), path)
     pa.default_memory_pool().release_unused()  # Arrow's allocator keeps freed pages; the next stage wants them back
     return count
+
+
+def parquet_part(rows: list[dict], schema: pa.Schema) -> pa.Table:
+    """One part of a subset's rows as an Arrow table, for `write_parquet_parts` (a writer converts each part as it
+    comes, so that less is left to do once the last has come)."""
+    import pyarrow as pa
+
+    return pa.Table.from_pylist(rows, schema=schema)
+
+
+def write_parquet_parts(parts: Iterable[pa.Table], path: Path, schema: pa.Schema) -> int:
+    """Write the rows of `parts` (parquet_part tables, in order) to `path` as Parquet, the same bytes as write_rows
+    writes of their rows: the same row groups, each one contiguous table; return how many rows were written."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    tables = list(parts)
+    whole = pa.concat_tables(tables) if tables else schema.empty_table()
+    del tables
+    count = whole.num_rows
+    with pq.ParquetWriter(path, schema, **writer_options(schema)) as writer:
+        for start in range(0, count, ROWS_PER_GROUP):
+            writer.write_table(whole.slice(start, ROWS_PER_GROUP).combine_chunks())
+    del whole
+    if count == 0:  # as write_rows: the schema's empty table
+        pq.write_table(schema.empty_table(), path)
+    pa.default_memory_pool().release_unused()
+    return count

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -126,7 +126,7 @@ def write_files(
     begins."""
     from ..phantomwiki import rows as engine
     from ..phantomwiki.config import universe_name
-    from ..progress import StageBar, counted
+    from ..progress import StageBar
     from .forked_rows import ForkedRows, index_elsewhere, take_index
     from .forked_writer import ForkedWriter
 
@@ -147,21 +147,29 @@ def write_files(
                 index.close()
         if bar is not None:
             bar.close()
-        with ForkedRows(generated, subsets, processes) as made:
+        with ForkedRows(generated, subsets, processes, writer if writer.forked else None) as made:
             for subset in [name for name in subsets if name not in early]:
                 tell(f"write {subset}")
                 began = time.perf_counter()
-                rows = made.rows(subset)
-                if bars and not writer.forked:
-                    total = {"questions": len(generated.questions), "corpus": len(generated.articles), "database": 1}
-                    rows = counted(rows, f"writing {subset}", total.get(subset))
-                writer.write(subset, rows)
+                if writer.forked:
+                    made.write(subset, writer)
+                else:
+                    rows = made.rows(subset)
+                    writer.write(subset, _counted(generated, subset, rows) if bars else rows)
                 if writer.forked:  # the rows made here, the file written there meanwhile
                     generated.timings[f"rows {subset}"] = time.perf_counter() - began
         written = writer.close()
     for subset in subsets:
         generated.timings[f"write {subset}"] = written[subset][1]
     return generated, {subset: written[subset][0] for subset in subsets}
+
+
+def _counted(generated: Any, subset: str, rows: Iterable[dict]) -> Iterator[dict]:
+    """`rows` behind a bar that counts them, against the subset's size where it is known before they are made."""
+    from ..progress import counted
+
+    total = {"questions": len(generated.questions), "corpus": len(generated.articles), "database": 1}
+    return counted(rows, f"writing {subset}", total.get(subset))
 
 
 def _write_in_worker(settings: Settings, subsets: list[str], out: Path, file_format: str) -> tuple[int, float]:

@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from .articles import read_article
 from .paths import StepReader, walk
@@ -207,6 +207,18 @@ def _both_ways(table: dict[int, set[int]], pairs: Iterable[tuple[int, int]]) -> 
             table[y].add(x)
 
 
+def _joined_by(
+    stated: dict[int, set[int]], up: dict[int, set[int]], down: dict[int, set[int]], person: int
+) -> set[int]:
+    """The people `stated` pairs with `person`, and those who share one of the person's `up` with them (their `down`):
+    siblings (stated, or children of a parent) or spouses (stated, or parents of a child)."""
+    found = set(stated.get(person, ()))
+    for between in up.get(person, ()):
+        found.update(down[between])
+    found.discard(person)
+    return found
+
+
 class Reading:
     """The facts a set of articles states (with the inferences above) and the answers they derive."""
 
@@ -248,19 +260,11 @@ class Reading:
 
     def sibling_set(self, person: int) -> set[int]:
         """Stated siblings plus the other children of known parents."""
-        found = set(self._siblings.get(person, ()))
-        for parent in self.parents.get(person, ()):
-            found.update(self.children[parent])
-        found.discard(person)
-        return found
+        return _joined_by(self._siblings, self.parents, self.children, person)
 
     def spouse_set(self, person: int) -> set[int]:
         """Stated spouses plus the other parents of known children."""
-        found = set(self._spouses.get(person, ()))
-        for child in self.children.get(person, ()):
-            found.update(self.parents[child])
-        found.discard(person)
-        return found
+        return _joined_by(self._spouses, self.children, self.parents, person)
 
     def targets(self, rel: str, person: int) -> frozenset[int]:
         """Distinct Y with rel(person, Y) derivable from the reader's facts."""
@@ -273,12 +277,15 @@ class Reading:
     def _paths(self, rel: str, person: int) -> list[tuple[int, ...]]:
         if self._reader is None:
             gender = self.gender
+            # the moves hold the tables, not this reading: a reading that held itself would be freed only by the
+            # cyclic collector (every reading that walks a path, a collection's worth of garbage every few rows)
+            parents, children = self.parents, self.children
             moves: dict[int, Callable[[int], Iterable[int]]] = {
-                TO_PARENT: _Lists(self.parents).__getitem__,
-                TO_CHILD: _Lists(self.children).__getitem__,
+                TO_PARENT: _Lists(parents).__getitem__,
+                TO_CHILD: _Lists(children).__getitem__,
                 TO_FRIEND: _Lists(self.friends).__getitem__,
-                TO_SIBLING: self.sibling_set,
-                TO_SPOUSE: self.spouse_set,
+                TO_SIBLING: partial(_joined_by, self._siblings, parents, children),
+                TO_SPOUSE: partial(_joined_by, self._spouses, children, parents),
             }
             self._reader = StepReader(moves, lambda told: gender.get)
         return walk(self._reader, reader_paths()[rel], person)

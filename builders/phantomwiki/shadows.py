@@ -125,7 +125,8 @@ def relinked(
 def _ranking(naming: Sequence[str], have: set[str], roots: dict[str, str]) -> tuple[bool, int]:
     """How a relinking article ranks by what it names (`naming`): first those joining no two pieces, then by the
     most shown articles named."""
-    return len({roots[t] for t in naming if t in have}) >= 2, -sum(t in have for t in naming)
+    shown = [t for t in naming if t in have]
+    return len({roots[t] for t in shown}) >= 2, -len(shown)
 
 
 def _links(corpus: Corpus, titles: Sequence[str]) -> int:
@@ -161,6 +162,7 @@ def shadow_candidates(corpus: Corpus, shown: Sequence[str]) -> list[Named]:
     out = []
     for name in sorted({name for title in shown for name in corpus.naming(title)} - have):
         if name in corpus.position:
-            naming = corpus.naming(name)
-            out.append((name, len(have.intersection(naming)), len(naming), [t for t in naming if t not in have]))
+            naming = corpus.naming(name)  # distinct titles: those shown are the ones not left out
+            left = [t for t in naming if t not in have]
+            out.append((name, len(naming) - len(left), len(naming), left))
     return out

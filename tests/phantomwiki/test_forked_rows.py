@@ -16,6 +16,7 @@ from leakproof_qa.builders.cli.forked_rows import (
     index_elsewhere,
     take_index,
 )
+from leakproof_qa.builders.cli.forked_writer import ForkedWriter, partial_path, write_subset
 from leakproof_qa.builders.phantomwiki.config import SUBSETS, settings_from
 from leakproof_qa.builders.phantomwiki.rows import ROWS, generate, prepare, shared_evidence
 from leakproof_qa.builders.processes import ForkedCall, ForkedProcessError
@@ -52,6 +53,30 @@ def test_three_processes_make_the_same_rows_with_other_settings(knobs):
     assert used == 3 and forked["instances"] and forked["rag"]
     assert forked["instances"] == alone["instances"]
     assert forked["rag"] == alone["rag"]
+
+
+def test_given_a_writer_the_instance_rows_go_to_it_part_by_part_and_make_the_same_files(tmp_path):
+    """The row makers hand each part's instance rows to the forked writer as they make it (it takes them in
+    meanwhile); the files are the files of one process's rows."""
+    generated = prepare(generate(settings_from("n200_s1")[0]), SUBSETS)
+    (tmp_path / "alone").mkdir()
+    (tmp_path / "forked").mkdir()
+    for subset in ("instances", "rag"):
+        write_subset(generated, subset, None, tmp_path / "alone", "parquet")
+    with (
+        ForkedWriter(generated, tmp_path / "forked", "parquet", 2) as writer,
+        ForkedRows(generated, SUBSETS, 2, writer) as made,
+    ):
+        assert made.processes == 2
+        with pytest.raises(RuntimeError, match="went to the writer part by part"):
+            made.rows("instances")
+        for subset in ("instances", "rag"):
+            made.write(subset, writer)
+        written = writer.close()
+    assert written["instances"][0] > 0 and written["rag"][0] > 0
+    for subset in ("instances", "rag"):
+        forked = (tmp_path / "forked" / f"{subset}.parquet").read_bytes()
+        assert forked == partial_path(tmp_path / "alone", subset, "parquet").read_bytes(), subset
 
 
 def test_the_rows_of_the_dataset_builders_parts_joined_are_the_forked_rows():
@@ -131,6 +156,51 @@ def test_a_worker_that_dies_is_reported_in_one_line(monkeypatch):
     with ForkedRows(generated, SUBSETS, 2) as made:
         with pytest.raises(ForkedProcessError, match="row worker process ended without a result, exit code 9"):
             list(made.rows("instances"))
+
+
+def test_a_writer_that_dies_while_the_rows_are_made_is_reported_in_one_line(tmp_path):
+    """A worker handing its parts to a writer that is gone would wait for it forever (the queue's pipe fills)."""
+    generated = prepare(generate(settings_from("n500_s1")[0]), SUBSETS)
+    with (
+        pytest.raises(ForkedProcessError, match="file writer process ended before the rows were made, exit code -9"),
+        ForkedWriter(generated, tmp_path, "parquet", 2) as writer,
+        ForkedRows(generated, SUBSETS, 2, writer) as made,
+    ):
+        os.kill(writer._process.pid, signal.SIGKILL)
+        made.write("instances", writer)
+    assert list(tmp_path.iterdir()) == []
+
+
+WRITER_DIES = """
+import os, signal, sys
+from pathlib import Path
+from leakproof_qa.builders.cli.forked_writer import ForkedWriter
+from leakproof_qa.builders.phantomwiki.config import settings_from
+from leakproof_qa.builders.phantomwiki.rows import ROWS, generate, prepare
+from leakproof_qa.builders.processes import ForkedProcessError
+
+generated = prepare(generate(settings_from("n100_s1", questions_per_template=2)[0]), ["instances"])
+writer = ForkedWriter(generated, Path(sys.argv[1]), "parquet", 2)
+writer.write("instances", ROWS["instances"](generated))  # more than a pipe holds: the queue's thread waits
+os.kill(writer._process.pid, signal.SIGKILL)
+try:
+    writer.close()
+except ForkedProcessError as error:
+    print(error)
+"""
+
+
+def test_a_writer_that_dies_is_reported_in_one_line_and_nothing_waits_for_it(tmp_path):
+    """The rows handed to it and still in the queue are dropped: the process ends (it used to wait at exit for the
+    queue's thread, which waited for the writer to read)."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", WRITER_DIES, str(tmp_path)], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert "file writer process ended without a result, exit code -9" in done.stdout
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_a_forked_call_that_dies_or_raises_what_cannot_be_pickled_is_reported_in_one_line():

@@ -59,6 +59,12 @@ def test_top_k_orders_by_score_then_index_and_skips_excluded():
     assert top_k(scores, 0) == []
 
 
+def test_an_index_excluded_twice_is_left_out_once():
+    scores = np.array([1.0, 3.0, 2.0, 3.0, 0.5])
+    assert top_k(scores, 10, exclude=[1, 1, np.int64(1), 3]) == [2, 0, 4]
+    assert top_k(scores, 3, exclude=(4, 0, 4)) == [1, 3, 2]
+
+
 def score_groups(scores: np.ndarray, indices: list[int]) -> list[set[int]]:
     """Indices grouped by equal score (to 1e-9), best first: the top-k up to ties."""
     groups: list[tuple[float, set[int]]] = []

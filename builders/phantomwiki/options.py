@@ -491,6 +491,8 @@ class Likeness:
         if not all(holding.values()):
             return None
 
+        grouped: dict[int, Grouped] = {}  # id of a line -> its surname levels (_grouped), worked out once a row
+
         def draw() -> list[str]:
             out: list[str] = []
             for shape in shapes:
@@ -498,7 +500,15 @@ class Likeness:
                 for _ in range(PART_TRIES):
                     line = lines[below(rng, len(lines))]
                     free = [name for name in line if name not in out]
-                    found = _shaped(rng, free, shape, None) if shaped else shuffled(rng, free)[: sum(shape)]
+                    if not shaped:
+                        found = shuffled(rng, free)[: sum(shape)]
+                    elif len(free) < len(line):
+                        found = _shaped(rng, free, shape, None)
+                    else:
+                        levels = grouped.get(id(line))
+                        if levels is None:
+                            levels = grouped[id(line)] = _grouped(line)
+                        found = _shaped(rng, free, shape, levels)
                     if len(found) == sum(shape):
                         out += found
                         break

@@ -7,6 +7,10 @@ look like the gold option, so that only reading tells them apart (spec/validity.
     (the answers of a family question are often siblings);
   * one shown line's whole list where the gold option is one ("The sons of Ann Lee are Bo Lee, Cy Lee.": an answer
     often is), and otherwise not, so that "pick the option a line lists whole" does not find the gold;
+  * listed together by the shown lines in as many parts as the gold's names (drawn part by part from shown lines),
+    with as many names that have a shown article and as many shown articles naming them (Likeness); dates that span
+    about as many years as the gold's (Spread); values as often as the shown articles give them; where too few look
+    exactly alike, the nearest, and none that stands far out unless needed for two options (_Candidates);
   * only names and values the row's documents state (its articles' family and friend lists and subjects, the values
     they give): first the answer of the question with its last hop's relation changed and the answers' siblings and
     spouses, then the family lists of the shown articles (groups of relatives, as gold answers are), then any of those
@@ -55,9 +59,7 @@ GROUPED_KEPT = 1 << 14  # shown lists whose surname levels (_grouped) an option 
 GROUP_DRAWS = 3  # draws from one group of names for a decoy shaped as the gold option
 COUNT_SMOOTHING = 0.5  # the weight of a number no count answer has (so every number up to the largest may come)
 COUNT_SMOOTHED_RANGE = 5  # the numbers an answer size no count question has weighs alike: 0 to this + 2
-DATED = (
-    "dob",
-)  # the attributes whose values are dates ("1009-04-24"), whose decoys lie as close together as the gold's
+DATED = ("dob",)  # the attributes whose values are dates ("1009-04-24"): their decoys span years as the gold's
 
 
 Draw = Callable[[], list[str]]
@@ -385,8 +387,9 @@ class Likeness:
     """What a decoy of a Who question must share with the gold option, as a lazy reader could count it: whether it is
     one shown line's whole list (an answer often is: "The mother of Ann Lee is Cy Lee."), in how many parts the shown
     lines list its names (an answer of several names is often two or three lines' children or siblings), how many of
-    its names carry a surname of the people the question names, how many are those people, and about how many shown
-    articles name them (answers are named by their lists and often their own articles: more than a random name)."""
+    its names carry a surname of the people the question names, how many are those people, how many have a shown
+    article, and about how many shown articles name them (answers are named by their lists and often their own
+    articles: more than a random name)."""
 
     surnames: frozenset[str] = frozenset()
     asked: frozenset[str] = frozenset()
@@ -394,9 +397,8 @@ class Likeness:
     wholes: frozenset[frozenset[str]] = frozenset()  # the names of each shown family or friend line, as a set
     lines: Mapping[str, frozenset[int]] = field(default_factory=dict)  # name -> the shown lines (indices) naming it
     titled: frozenset[str] = frozenset()  # the people whose articles are shown
-    _parts: dict[str, tuple[int, int, int, int]] = field(
-        default_factory=dict, compare=False, repr=False
-    )  # name -> part
+    # name -> its share of a look (_part), worked out once
+    _parts: dict[str, tuple[int, int, int, int]] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def of(
@@ -417,8 +419,9 @@ class Likeness:
 
     def look(self, values: Sequence[str]) -> tuple[int, ...]:
         """Its parts, most telling first: whether it is a shown line's whole list, in how many parts the shown lines
-        list its names, names of the question's surnames, the question's own people, and the fewest and the mean shown
-        articles that name one of them (capped: siblings are all named by the same lists)."""
+        list its names, names of the question's surnames, the question's own people, names with a shown article, and
+        the fewest shown articles that name one of them and how many more name another (capped: siblings are all
+        named by the same lists, so a gold's names are often named alike)."""
         if not values:
             return (0, 0, 0, 0, 0, 0, 0)
         surnames = asked = titled = most = 0
@@ -520,8 +523,8 @@ class Likeness:
         return draw
 
     def _part(self, name: str) -> tuple[int, int, int, int]:
-        """One name's share of a look (whether its surname is asked's, whether it is asked, its capped mentions),
-        worked out once per name."""
+        """One name's share of a look (whether its surname is asked's, whether it is asked, its capped mentions,
+        whether its article is shown), worked out once per name."""
         found = self._parts[name] = (
             int(_surname(name) in self.surnames),
             int(name in self.asked),

@@ -230,28 +230,73 @@ RANKS: dict[str, Callable[[dict[int, float]], list[int]]] = {
 }
 
 
+def shared_with_others(p: Prompt, index: int) -> float:
+    """How much an option's values overlap the other options' (the sum of Jaccard overlaps): a decoy drawn from the
+    denser runs of a row's dates or names shares more with the other decoys than with the gold."""
+    mine = set(p.options[index].split(", "))
+    others = [set(p.options[i].split(", ")) for i in choices(p) if i != index]
+    return sum(len(mine & theirs) / len(mine | theirs) for theirs in others)
+
+
+def mean_year(option: str) -> float | None:
+    """The mean of an option's dates in years (days / 365.25); None unless it is dates."""
+    items = option.split(", ")
+    if not all(DATE.fullmatch(x) for x in items):
+        return None
+    return mean([date(*map(int, x.split("-"))).toordinal() / 365.25 for x in items])
+
+
+def _outlying(p: Prompt, index: int) -> float | None:
+    """How far an option's mean date lies from the mean of the options' mean dates."""
+    years = {i: mean_year(p.options[i]) for i in choices(p)}
+    if any(year is None for year in years.values()):
+        return None
+    centre = mean([year for year in years.values() if year is not None])
+    return abs((years[index] or 0.0) - centre)
+
+
+def _shared_dates(p: Prompt, index: int) -> float | None:
+    return shared_with_others(p, index) if date_span(p.options[index]) is not None else None
+
+
+def _shared_names(p: Prompt, index: int) -> float | None:
+    return shared_with_others(p, index) if _names_only(p) else None
+
+
+SEVERAL_PROBES: tuple[tuple[Callable[[Prompt, int], float | None], dict[str, str]], ...] = (
+    (_together, {"most": "names the shown lines list together most"}),
+    (
+        lambda p, i: date_span(p.options[i]),
+        {"least": "closest dates", "most": "widest dates", "middle": "middle dates"},
+    ),
+    (
+        _shared_dates,
+        {"most": "dates sharing most with the other options", "least": "dates sharing least with the other options"},
+    ),
+    (
+        _shared_names,
+        {"most": "names sharing most with the other options", "least": "names sharing least with the other options"},
+    ),
+    (lambda p, i: mean_year(p.options[i]), {"least": "earliest dates", "most": "latest dates"}),
+    (_outlying, {"most": "outlying dates (mean farthest from the options')"}),
+)
+"""Each rank rule over options of several values: what it measures, and the name of each rank it picks."""
+
+
 def several_findings(test: Sequence[Prompt]) -> list[Finding]:
-    """Rank rules over options of several names or dates: "the names listed together most", "the closest / widest /
-    middle dates"; picked at random among ties, against chance among the options but "Unanswerable", on every row
+    """Rank rules over options of several names or dates (SEVERAL_PROBES): "the names listed together most", "the
+    closest / widest / middle dates", the options sharing most or least with the others, the earliest, latest or most
+    outlying dates; picked at random among ties, against chance among the options but "Unanswerable", on every row
     whose options hold the question's answer (held) and on the sufficient rows (apart)."""
-    probes = (
-        ("names the shown lines list together most", _together, ("most",)),
-        ("dates", lambda p, i: date_span(p.options[i]), ("least", "most", "middle")),
-    )
     findings = []
-    for what, measure, ranks in probes:
+    for measure, names in SEVERAL_PROBES:
         for which, apart, keep in (
             ("the question's answer (rows whose options hold it)", "", lambda p: True),
             ("the gold option (sufficient rows)", FEW_SEVERAL, lambda p: p.row["answerable"] == "sufficient"),
         ):
             rows = [(p, m) for p in test if keep(p) and answer_option(p) is not None and (m := _several(p, measure))]
-            for rank in ranks:
+            for rank, name in names.items():
                 scores = [float(answer_option(p) in (picked := RANKS[rank](m))) / len(picked) for p, m in rows]
-                name = (
-                    what
-                    if what != "dates"
-                    else {"least": "closest dates", "most": "widest dates"}.get(rank, "middle dates")
-                )
                 findings.append(
                     Finding(
                         f"{name} -> {which}",

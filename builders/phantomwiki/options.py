@@ -9,8 +9,9 @@ look like the gold option, so that only reading tells them apart (spec/validity.
     often is), and otherwise not, so that "pick the option a line lists whole" does not find the gold;
   * listed together by the shown lines in as many parts as the gold's names (drawn part by part from shown lines),
     with as many names that have a shown article and as many shown articles naming them (Likeness); dates that span
-    about as many years as the gold's (Spread); values as often as the shown articles give them; where too few look
-    exactly alike, the nearest, and none that stands far out unless needed for two options (_Candidates);
+    about as many years as the gold's, the gold's span as often the closest as any other rank (date_decoys.py); values
+    as often as the shown articles give them; where too few look exactly alike, the nearest, and none that stands far
+    out unless needed for two options (_Candidates);
   * only names and values the row's documents state (its articles' family and friend lists and subjects, the values
     they give): first the answer of the question with its last hop's relation changed and the answers' siblings and
     spouses, then the family lists of the shown articles (groups of relatives, as gold answers are), then any of those
@@ -31,11 +32,11 @@ from collections import Counter
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from math import log2
 
 from ..metrics import answer_set
 from ..rng import below, shuffled, stream
 from .articles import ARTICLE_ATTRIBUTES, statements
+from .date_decoys import date_decoys
 from .kinship import Kinship
 from .solver import Solver, parse_literal
 
@@ -53,7 +54,6 @@ PARTS = 1  # where Likeness.look holds in how many parts the shown lines list an
 FEWEST = 5  # where Likeness.look holds the fewest articles naming one of an option's names
 MIX_TRIES = 30  # decoys drawn part by part (names) or from a window (dates), exactly alike and then nearest
 PART_TRIES = 8  # shown lines tried for one part of such a decoy
-SPREAD_BAND = 1.0  # how wide (in log2 of 1 + years) the band of a date decoy's span is, the gold's in it
 MENTIONS_CAP = 4  # how many naming articles a decoy's names match the gold's by (more count as this many)
 GROUPED_KEPT = 1 << 14  # shown lists whose surname levels (_grouped) an option maker keeps between rows
 GROUP_DRAWS = 3  # draws from one group of names for a decoy shaped as the gold option
@@ -107,12 +107,14 @@ class OptionMaker:
         pool = sorted(stated)
         shape = None if values else _surname_shape(answer)
         gold = [option_text(answer)] if set(answer) <= stated else []
-        like: Likeness | Spread = Likeness()
+        wanted = NEAR_MISSES + 1 - len(gold)
+        if shape is None and last.predicate in DATED and len(answer) > 1:
+            dated = date_decoys(rng, answer, lists[0] if lists else [], near, wanted)
+            return [*gold, *(option_text(values) for values in dated), UNANSWERABLE]
+        like = Likeness()
         if shape is not None:
             like = Likeness.of(asked, self._mentions(shown), lists, self._titles(shown))
-        elif last.predicate in DATED and len(answer) > 1:
-            like = Spread.of(answer, rng.random())
-        decoys = self._from_groups(rng, answer, near, lists, pool, shape, NEAR_MISSES + 1 - len(gold), like)
+        decoys = self._from_groups(rng, answer, near, lists, pool, shape, wanted, like)
         return [*gold, *decoys, UNANSWERABLE]
 
     def _mentions(self, shown: Collection[int]) -> dict[str, int]:
@@ -191,7 +193,7 @@ class OptionMaker:
         pool: list[str],
         shape: list[int] | None = None,
         wanted: int = NEAR_MISSES,
-        like: Likeness | Spread | None = None,
+        like: Likeness | None = None,
     ) -> list[str]:
         """Decoys of len(answer) values each: from one group where a group is large enough (near misses first,
         then the shown lists in a seeded order), else from the pool of everything the groups name. Names are drawn
@@ -254,7 +256,7 @@ class _Candidates:
     """The candidate decoys of one row: those that look exactly like the gold option, in the order drawn, and the
     others by how near they come (Likeness.distance), so that the nearest fill what the exact ones leave."""
 
-    def __init__(self, like: Likeness | Spread, answer: Sequence[str], wanted: int) -> None:
+    def __init__(self, like: Likeness, answer: Sequence[str], wanted: int) -> None:
         self.like = like
         self.target = like.look(answer)
         self.k = len(answer)
@@ -532,68 +534,6 @@ class Likeness:
             int(name in self.titled),
         )
         return found
-
-
-@dataclass(frozen=True)
-class Spread:
-    """What a decoy of a question asking several dates shares with the gold option: about how many years its dates
-    span (a generation's dates lie close together, so "pick the closest dates" must not find the gold). The spans
-    allowed (log2 of 1 + years) are a band SPREAD_BAND wide in which the gold's stands at a random place, so that
-    no rank of the gold's span among the options' ("the closest", "the widest", "the middle") tells it."""
-
-    low: float = 0.0
-    high: float = 0.0
-
-    @classmethod
-    def of(cls, answer: Sequence[str], place: float) -> Spread:
-        """The band about the gold option's span, the gold's at `place` (0: its low end, 1: its high end)."""
-        span = _log_span(answer)
-        return cls(span - SPREAD_BAND * place, span + SPREAD_BAND * (1 - place))
-
-    def look(self, values: Sequence[str]) -> tuple[int, ...]:
-        """0 where the dates span as many years as the band allows, else -1 (closer) or 1 (wider)."""
-        span = _log_span(values)
-        return (0,) if self.low <= span <= self.high else (1 if span > self.high else -1,)
-
-    def whole(self, target: Sequence[int]) -> bool:
-        return False
-
-    def distance(self, look: Sequence[int], target: Sequence[int]) -> int:
-        return abs(look[0] - target[0])
-
-    def mixer(
-        self, rng: random.Random, answer: Sequence[str], lists: Sequence[Sequence[str]], shaped: bool = True
-    ) -> Draw | None:
-        """What draws a decoy from the shown dates: a date at random, the date nearest a span in the band (at random)
-        after it, and the rest between them."""
-        dates = sorted({value for group in lists for value in group})
-        years = [_year(value) for value in dates]
-        k = len(answer)
-
-        def draw() -> list[str]:
-            start = below(rng, len(dates))
-            goal = years[start] + 2 ** (self.low + (self.high - self.low) * rng.random()) - 1
-            after = bisect_left(years, goal, lo=start + 1)
-            ends = [end for end in (after - 1, after) if start < end < len(dates)]
-            if not ends:
-                return []
-            end = min(ends, key=lambda end: abs(years[end] - goal))
-            between = dates[start + 1 : end]
-            return [dates[start], dates[end], *shuffled(rng, between)[: k - 2]] if len(between) >= k - 2 else []
-
-        return draw if dates and shaped else None
-
-
-def _log_span(dates: Sequence[str]) -> float:
-    """How many years dates span, on a doubling scale: log2(1 + years)."""
-    years = [_year(value) for value in dates]
-    return log2(1 + max(years) - min(years)) if years else 0.0
-
-
-def _year(date: str) -> float:
-    """A date ("1009-04-24") as a year with its fraction (months and days as even parts)."""
-    year, month, day = date.split("-")
-    return int(year) + (int(month) - 1) / 12 + (int(day) - 1) / 372
 
 
 def _drawer(

@@ -1,10 +1,12 @@
-"""What a decoy shares with the gold option, on hand-made lines and dates (options.py: Likeness, Spread)."""
+"""What a decoy shares with the gold option, on hand-made lines and dates (options.py: Likeness; date_decoys.py)."""
 
 from __future__ import annotations
 
 from collections import Counter
+from itertools import combinations
 
-from leakproof_qa.builders.phantomwiki.options import FAR, Likeness, Spread, _Candidates, _distinct, _drawer
+from leakproof_qa.builders.phantomwiki.date_decoys import _ranges, _span, date_decoys, year_of
+from leakproof_qa.builders.phantomwiki.options import FAR, Likeness, _Candidates, _distinct, _drawer
 from leakproof_qa.builders.rng import stream
 
 LINES = [
@@ -41,27 +43,52 @@ def test_a_decoy_drawn_part_by_part_has_the_gold_options_parts_and_surnames():
     assert like.mixer(stream(1, "test"), ["Ann Lee", "Ed Ng", "Gus Oh"], LINES) is None  # a part a name: any mix
 
 
-def test_a_date_decoys_span_falls_in_a_band_where_the_gold_stands_at_the_given_place():
-    gold = ["1000-01-01", "1004-01-01"]  # 4 years: log2(5)
-    low = Spread.of(gold, 0.0)
-    high = Spread.of(gold, 1.0)
-    assert low.look(gold) == high.look(gold) == (0,)
-    wider = ["1000-01-01", "1008-01-01"]  # log2(9): within one doubling above
-    assert low.look(wider) == (0,) and high.look(wider) == (1,)
-    closer = ["1000-01-01", "1002-01-01"]  # log2(3): within one doubling below
-    assert low.look(closer) == (-1,) and high.look(closer) == (0,)
+SHOWN_DATES = [f"{year:04d}-0{month}-01" for year in range(960, 1060, 3) for month in (1, 5)]
 
 
-def test_a_date_decoy_is_drawn_from_the_shown_dates_within_the_band():
-    gold = ["1000-01-01", "1003-01-01", "1004-01-01"]
-    shown = [[f"{year:04d}-0{month}-01" for year in range(960, 1060, 3) for month in (1, 5)]]
-    spread = Spread.of(gold, 0.5)
-    draw = spread.mixer(stream(2, "test"), gold, shown)
-    assert draw is not None
-    drawn = [found for found in (draw() for _ in range(50)) if found]
-    assert len(drawn) > 25
-    assert all(len(found) == 3 and set(found) <= set(shown[0]) for found in drawn)
-    assert sum(spread.look(found) == (0,) for found in drawn) > 0.7 * len(drawn)
+def _decoys_of(gold: list[str], shown: list[str], seeds: int = 200) -> list[list[list[str]]]:
+    return [date_decoys(stream(seed, "test"), gold, shown, [], 4) for seed in range(seeds)]
+
+
+def test_date_decoys_are_shown_dates_as_many_as_the_golds_and_never_the_gold():
+    gold = ["1002-01-01", "1005-01-01", "1005-05-01"]
+    for decoys in _decoys_of(gold, SHOWN_DATES + gold, 50):
+        assert len(decoys) == 4 and len({frozenset(d) for d in decoys}) == 4
+        assert all(len(set(d)) == 3 and set(d) <= set(SHOWN_DATES + gold) and set(d) != set(gold) for d in decoys)
+
+
+def test_the_golds_span_is_as_often_the_closest_as_the_widest_where_the_dates_allow_both():
+    gold = ["1002-01-01", "1005-01-01"]  # 3 years: closer and wider pairs abound
+    closer = Counter(sum(_span(d) < _span(gold) for d in decoys) for decoys in _decoys_of(gold, SHOWN_DATES + gold))
+    assert set(closer) == {0, 1, 2, 3, 4}
+    assert closer[0] < closer[4]  # "none closer" is weighed down: elsewhere the documents force it
+    assert all(count > 20 for count in closer.values())
+
+
+def test_where_no_shown_dates_lie_closer_every_decoy_is_wider():
+    gold = ["1000-01-01", "1000-02-01"]  # a month apart: the shown dates are years apart
+    for decoys in _decoys_of(gold, SHOWN_DATES + gold, 30):
+        assert len(decoys) == 4 and all(_span(d) > _span(gold) for d in decoys)
+
+
+def test_date_decoys_share_no_date_with_the_other_options_where_the_dates_allow():
+    gold = ["1002-01-01", "1005-01-01"]
+    for decoys in _decoys_of(gold, SHOWN_DATES + gold, 50):
+        used = [date for option in [gold, *decoys] for date in option]
+        assert len(used) == len(set(used))
+
+
+def test_the_sets_counted_on_a_side_are_those_a_brute_force_count_finds():
+    years = sorted(year_of(date) for date in SHOWN_DATES[:24])
+    for k in (2, 3, 4):
+        for low, high in ((0.0, 5.0), (4.0, 9.0), (2.5, None)):
+            count, _ = _ranges(years, k, low, high)
+            brute = sum(
+                1
+                for chosen in combinations(years, k)
+                if low < max(chosen) - min(chosen) and (high is None or max(chosen) - min(chosen) < high)
+            )
+            assert count == brute, (k, low, high)
 
 
 def test_values_are_drawn_as_often_as_the_shown_articles_give_them():

@@ -13,11 +13,12 @@ from leakproof_qa.builders.phantomwiki.rows import ROWS, generate
 
 # sha256 of every row of n50_s1 (all subsets). If generation changes on purpose, bump
 # builders.__version__ (the version names the data) and update this digest.
-N50_S1_DIGEST = "7199cb212bbe23d06b2d555eb49939cc5eab8a7f4a994b25993341184a4179c4"
+N50_S1_DIGEST = "7750216bfe2fbf24d958232f39f7be8ea2d1610619d5179ec44b2ccdca326bda"
 # the same for n5000_s1 (0.9.0: labels a reader can check, options per row, shadows, balanced rag; then insufficient
 # rows' shadows, shadows.missing_shadow; 0.11.0: decoys as often one shown line's whole list as the gold; 0.12.0:
-# decoys listed together and dates spanning as the gold's, values as common; CHANGELOG.md)
-N5000_S1_DIGEST = "ff6b19e3a940e32f694a13cbfa87faa484cfc1ff064e82e0127f81a5d1b58d4b"
+# decoys listed together and dates spanning as the gold's, values as common; 0.13.0: date decoys by rank and
+# shared dates; CHANGELOG.md)
+N5000_S1_DIGEST = "571af99ccfe8bd0ac8cd73d7ffa6303fc0dbd944403c73629b4bd1f30bdc9901"
 
 
 def rows_digest(name: str) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from itertools import combinations
 
-from leakproof_qa.builders.phantomwiki.date_decoys import _ranges, _span, date_decoys, year_of
+from leakproof_qa.builders.phantomwiki.date_decoys import _middle, _ranges, _span, date_decoys, year_of
 from leakproof_qa.builders.phantomwiki.options import FAR, Likeness, _Candidates, _distinct, _drawer
 from leakproof_qa.builders.rng import stream
 
@@ -78,17 +78,29 @@ def test_date_decoys_share_no_date_with_the_other_options_where_the_dates_allow(
         assert len(used) == len(set(used))
 
 
-def test_the_sets_counted_on_a_side_are_those_a_brute_force_count_finds():
+def test_the_sets_counted_in_a_cell_are_those_a_brute_force_count_finds():
     years = sorted(year_of(date) for date in SHOWN_DATES[:24])
+    middle = 975.0
     for k in (2, 3, 4):
         for low, high in ((0.0, 5.0), (4.0, 9.0), (2.5, None)):
-            count, _ = _ranges(years, k, low, high)
-            brute = sum(
-                1
-                for chosen in combinations(years, k)
-                if low < max(chosen) - min(chosen) and (high is None or max(chosen) - min(chosen) < high)
-            )
-            assert count == brute, (k, low, high)
+            for era in (0, 1):
+                count, _ = _ranges(years, k, low, high, era, middle)
+                brute = sum(
+                    1
+                    for chosen in combinations(years, k)
+                    if low < max(chosen) - min(chosen)
+                    and (high is None or max(chosen) - min(chosen) < high)
+                    and ((max(chosen) + min(chosen)) / 2 < middle) == (era == 0)
+                )
+                assert count == brute, (k, low, high, era)
+
+
+def test_the_golds_dates_are_as_often_the_earliest_as_the_latest_where_the_dates_allow_both():
+    gold = ["1002-01-01", "1005-01-01"]  # in the middle of the shown dates
+    earlier = Counter(
+        sum(_middle(d) < _middle(gold) for d in decoys) for decoys in _decoys_of(gold, SHOWN_DATES + gold)
+    )
+    assert set(earlier) == {0, 1, 2, 3, 4} and all(count > 20 for count in earlier.values())
 
 
 def test_values_are_drawn_as_often_as_the_shown_articles_give_them():

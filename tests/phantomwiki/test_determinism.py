@@ -13,12 +13,12 @@ from leakproof_qa.builders.phantomwiki.rows import ROWS, generate
 
 # sha256 of every row of n50_s1 (all subsets). If generation changes on purpose, bump
 # builders.__version__ (the version names the data) and update this digest.
-N50_S1_DIGEST = "7750216bfe2fbf24d958232f39f7be8ea2d1610619d5179ec44b2ccdca326bda"
+N50_S1_DIGEST = "462b83926559b5ac69291786c7ccbe5ab9cab3f9a37661a6a528b45b889477aa"
 # the same for n5000_s1 (0.9.0: labels a reader can check, options per row, shadows, balanced rag; then insufficient
 # rows' shadows, shadows.missing_shadow; 0.11.0: decoys as often one shown line's whole list as the gold; 0.12.0:
-# decoys listed together and dates spanning as the gold's, values as common; 0.13.0: date decoys by rank and
+# decoys listed together and dates spanning as the gold's, values as common; 0.13.0: date decoys by rank, era and
 # shared dates; CHANGELOG.md)
-N5000_S1_DIGEST = "571af99ccfe8bd0ac8cd73d7ffa6303fc0dbd944403c73629b4bd1f30bdc9901"
+N5000_S1_DIGEST = "b474f37cd2604957290d55fec74f29a0776913e108bc131eec846c49a74adf68"
 
 
 def rows_digest(name: str) -> str:

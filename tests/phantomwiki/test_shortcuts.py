@@ -1,6 +1,7 @@
 """Only reading tells (spec/validity.md): probes that see only what a prompt shows, trained on one universe and
-scored on another, stay near their fair baselines, both ways on two seeds (n500 here, n5000 in a slow test); the
-look-up and the whole-release grouping figure are reported apart, never held."""
+scored on another, stay near their fair baselines, both ways on two seeds (n500 here, n5000 in a slow test), and the
+rules over dates over ten universes (too few questions ask several dates in one); the look-up and the whole-release
+grouping figure are reported apart, never held."""
 
 from __future__ import annotations
 
@@ -10,7 +11,14 @@ import pytest
 
 from leakproof_qa.builders.analysis.document_probes import missing_in_lists, namesake
 from leakproof_qa.builders.analysis.grouping import grouped_labels
-from leakproof_qa.builders.analysis.option_probes import count_findings, numbers, smallest, smallest_positive
+from leakproof_qa.builders.analysis.option_probes import (
+    FEW_DATES,
+    count_findings,
+    numbers,
+    several_findings,
+    smallest,
+    smallest_positive,
+)
 from leakproof_qa.builders.analysis.probing import Finding, fit_threshold
 from leakproof_qa.builders.analysis.prompt_view import UNANSWERABLE, hops, looks_up, read_prompt, read_prompts
 from leakproof_qa.builders.analysis.rag_probes import short_answers
@@ -32,9 +40,8 @@ PROBES = {  # every probe the tests hold, by the start of its name
     "options -> the question's answer",
     "a whole shown list -> the question's answer",
     "names the shown lines list together most -> the question's answer",
-    "closest dates -> the question's answer",
-    "widest dates -> the question's answer",
-    "middle dates -> the question's answer",
+    "names sharing most with the other options -> the question's answer",
+    "names sharing least with the other options -> the question's answer",
     "option-feature scorer -> the question's answer",
     "an option holds a name or value no shown document states -> refuse",
     "sufficient rows with a wrong option no shown document states",
@@ -50,18 +57,9 @@ def universe(name: str) -> Universe:
     return Universe.of(instances(name), rag(name))
 
 
-NOT_YET = {  # probes still above MARGIN (issue 35 stays open for them), each held at the level it reached
-    # Date rules, 0.13.0: about 180 rows a universe at n500 (standard error 0.03), so the two-seed margins are noisy;
-    # over n500 s1-s10 (1,346 rows): widest +0.014, sharing most +0.022 (0.12.0: widest -0.012, closest +0.075)
-    "widest dates -> the question's answer": 0.08,
-    "dates sharing most with the other options -> the question's answer": 0.08,
-    # the gold's era: a family at an end of the documents' generations; over n500 s1-s10 earliest +0.067, latest
-    # +0.047, outlying +0.094 (0.12.0: +0.095, +0.021, +0.116), at n5000 s2 latest +0.193 (163 rows): decoys do not
-    # yet lie as often at the ends
-    "earliest dates -> the question's answer": 0.14,
-    "latest dates -> the question's answer": 0.20,
-    "outlying dates": 0.15,
-}
+NOT_YET: dict[str, float] = {}  # probes still above MARGIN, each held at the level it reached (none at 0.13.0)
+TEN_UNIVERSES = [f"n500_s{seed}" for seed in range(1, 11)]  # where the date rules are held: a universe asks about
+# 18 questions of several dates (about 140 rows, each question's rows sharing its gold and documents)
 
 
 def _margin(probe: str) -> float:
@@ -107,6 +105,17 @@ def test_the_grouping_figure_is_printed_but_never_held(findings):
 @pytest.mark.parametrize("train, test", [("n5000_s1", "n5000_s2"), ("n5000_s2", "n5000_s1")], ids=["s1->s2", "s2->s1"])
 def test_at_n5000_no_probe_gets_more_than_the_margin_above_its_baseline(train, test):
     over = held_over_the_margin(audit(universe(train), universe(test)))
+    assert not over, "\n" + table(over)
+
+
+def test_over_ten_universes_no_rule_over_the_dates_finds_the_answer():
+    """Closest, widest, middle, sharing most or least with the other options, earliest, latest, outlying: each near
+    chance among the options on every row whose options hold the question's answer (0.12.0: closest +0.075, sharing
+    least +0.063, earliest +0.095, outlying +0.116)."""
+    pooled = [p for name in TEN_UNIVERSES for p in universe(name).instances]
+    dates = [f for f in several_findings(pooled) if f.apart == FEW_DATES]
+    assert len(dates) == 8 and all(f.rows > 1000 for f in dates)
+    over = [f for f in dates if f.margin > MARGIN]
     assert not over, "\n" + table(over)
 
 

@@ -36,6 +36,7 @@ FEW = "(about 50 rows a universe: reported)"
 FEW_WHO = "(about 65 rows a universe: reported; held on every row that holds the answer)"
 FEW_SUFFICIENT = "(about 200 rows a universe, standard error 0.03: reported; held on every row that holds the answer)"
 FEW_SEVERAL = "(about 30 rows a universe: reported; held on every row that holds the answer)"
+FEW_DATES_SUFFICIENT = "(about 20 rows a universe: reported; held on every row that holds the answer, over ten)"
 FEW_DATES = (  # the date rules on every row: a question's rows share its gold and documents, so rows are not draws
     "(about 140 rows from about 18 questions a universe, too few to hold: reported; held over n500 s1-s10)"
 )
@@ -301,7 +302,11 @@ def several_findings(test: Sequence[Prompt]) -> list[Finding]:
     for measure, names in SEVERAL_PROBES:
         for which, apart, keep in (
             ("the question's answer (rows whose options hold it)", "" if measure in NAMED else FEW_DATES, _every),
-            ("the gold option (sufficient rows)", FEW_SEVERAL, lambda p: p.row["answerable"] == "sufficient"),
+            (
+                "the gold option (sufficient rows)",
+                FEW_SEVERAL if measure in NAMED else FEW_DATES_SUFFICIENT,
+                lambda p: p.row["answerable"] == "sufficient",
+            ),
         ):
             rows = [(p, m) for p in test if keep(p) and answer_option(p) is not None and (m := _several(p, measure))]
             for rank, name in names.items():

@@ -264,11 +264,16 @@ class _Candidates:
         self.seen = {frozenset(answer_set(list(answer))), frozenset(answer_set(UNANSWERABLE))}
         self.exact: list[str] = []
         self.short: list[tuple[int, int, list[str]]] = []  # (distance to the gold's look, order, values)
+        self.tried: set[tuple[frozenset[str], bool]] = set()  # the candidates drawn so far, and whether as exact
 
     def add(self, values: list[str], exact: bool) -> None:
         """Keep a candidate of k values not seen yet: where `exact`, only if it looks exactly like the gold."""
         if len(values) != self.k:
             return
+        drawn = (frozenset(values), exact)
+        if drawn in self.tried:  # drawn before, as exact or not: it comes to what it came to then (nothing kept)
+            return
+        self.tried.add(drawn)
         look = self.like.look(values)
         if exact and look != self.target:
             return

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -41,3 +41,31 @@ def shuffled(rng: random.Random, items: Sequence[T]) -> list[T]:
             j = i
         out[i], out[j] = out[j], out[i]
     return out
+
+
+def lazily_shuffled(rng: random.Random, items: Sequence[T]) -> Iterator[T]:
+    """A Fisher-Yates shuffle of a copy of `items`, run from the front and handed out as it goes: each prefix has the
+    law of a whole shuffle's, and a consumer that stops after k items has spent k draws, not len(items)."""
+    out = list(items)
+    n = len(out)
+    draw = rng.random
+    for i in range(n):
+        j = i + int(draw() * (n - i))
+        if j >= n:
+            j = n - 1
+        out[i], out[j] = out[j], out[i]
+        yield out[i]
+
+
+def sample(rng: random.Random, items: Sequence[T], k: int) -> list[T]:
+    """k items (all where fewer) drawn without replacement, in the order drawn: the law of shuffled(...)[:k], with k
+    draws."""
+    out = list(items)
+    n = len(out)
+    draw = rng.random
+    for i in range(min(k, n)):
+        j = i + int(draw() * (n - i))
+        if j >= n:
+            j = n - 1
+        out[i], out[j] = out[j], out[i]
+    return out[:k]

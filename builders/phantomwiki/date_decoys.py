@@ -21,7 +21,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Collection, Sequence
 from math import comb, log2
 
-from ..rng import below, shuffled
+from ..rng import below, sample
 
 SPREAD_BAND = 1.0  # how far (log2 of 1 + years) from the gold's span a decoy's may go on its side where sets allow
 # The weight of each number of decoys closer than the gold (0, 1, ...), among the numbers a row's dates allow. Fewer
@@ -57,7 +57,7 @@ def date_decoys(
     seen = {gold}
     out: list[list[str]] = []
     for group in near:  # near misses first, each in the cell its span and midpoint fall
-        found = sorted(shuffled(rng, sorted(set(group)))[:k])
+        found = sorted(sample(rng, sorted(set(group)), k))
         if len(found) < k or _span(found) == span or frozenset(found) in seen:
             continue
         side, era = int(_span(found) > span), int(_middle(found) >= middle)
@@ -219,7 +219,7 @@ def _draw(
         for last in range(lo, hi):
             ways = comb(last - first - 1, k - 2)
             if point < ways:
-                between = shuffled(rng, dates[first + 1 : last])[: k - 2]
+                between = sample(rng, dates[first + 1 : last], k - 2)
                 return [dates[first], *between, dates[last]]
             point -= ways
     return []

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from functools import partial
 
 from ..metrics import answer_set
-from ..rng import below, shuffled, stream
+from ..rng import below, lazily_shuffled, pick, sample, shuffled, stream
 from .articles import ARTICLE_ATTRIBUTES, statements
 from .date_decoys import date_decoys
 from .kinship import Kinship
@@ -141,7 +141,7 @@ class OptionMaker:
         hop = re.compile(rf"(?<![A-Za-z_]){literal.predicate}\(")
         variable = parse_literal(query[0]).target
         out = []
-        for relation in shuffled(rng, [r for r in self.bank if r != literal.predicate])[:HOP_CHANGES]:
+        for relation in sample(rng, [r for r in self.bank if r != literal.predicate], HOP_CHANGES):
             changed = list(query)
             changed[position] = hop.sub(f"{relation}(", changed[position], count=1)
             found = [v for v in self.solver.solve(changed, variable).answers if v is not None]
@@ -511,7 +511,7 @@ class Likeness:
                     line = lines[below(rng, len(lines))]
                     free = [name for name in line if name not in out]
                     if not shaped:
-                        found = shuffled(rng, free)[: sum(shape)]
+                        found = sample(rng, free, sum(shape))
                     elif len(free) < len(line):
                         found = _shaped(rng, free, shape, None)
                     else:
@@ -553,7 +553,7 @@ def _drawer(
         found = grouped[id(group)] = _grouped(group)
     if shape == [1]:  # one name: _shaped's draw, inlined (most questions have one answer)
         surnames, held = found.get(1, _NO_LEVEL)
-        return lambda: shuffled(rng, held[below(rng, len(surnames))])[:1] if surnames else []
+        return lambda: [pick(rng, held[below(rng, len(surnames))])] if surnames else []
     return lambda: _shaped(rng, group, shape, found)
 
 
@@ -601,7 +601,7 @@ def _decoy_draws(
 def _distinct(rng: random.Random, values: list[str], k: int) -> list[str]:
     """k distinct values drawn at random from a list that may repeat them (each as likely as its repeats make it)."""
     out: list[str] = []
-    for value in shuffled(rng, values):
+    for value in lazily_shuffled(rng, values):
         if value not in out:
             out.append(value)
             if len(out) == k:
@@ -611,7 +611,7 @@ def _distinct(rng: random.Random, values: list[str], k: int) -> list[str]:
 
 def _plain(rng: random.Random, names: list[str], k: int) -> list[str]:
     """k names drawn at random, whatever their surnames."""
-    return shuffled(rng, names)[:k]
+    return sample(rng, names, k)
 
 
 def _surname(name: str) -> str:
@@ -671,5 +671,5 @@ def _shaped(rng: random.Random, names: Sequence[str], shape: list[int], grouped:
                 if position <= index:
                     index += 1
         used.append(surnames[index])
-        out += shuffled(rng, held[index])[:count]  # held names are sorted and distinct
+        out += sample(rng, held[index], count)  # held names are sorted and distinct
     return out

@@ -1,11 +1,12 @@
-"""Questions are sampled as v1 samples them: each hop picks a relative in proportion to its derivations."""
+"""Seeded draws: each hop picks a relative in proportion to its derivations, as v1 samples questions; draws without
+replacement (rng.sample, rng.lazily_shuffled) have the law of a whole shuffle with fewer draws."""
 
 from __future__ import annotations
 
 from collections import Counter
 
 from leakproof_qa.builders.phantomwiki.questions import pick_by_derivations
-from leakproof_qa.builders.rng import stream
+from leakproof_qa.builders.rng import lazily_shuffled, sample, stream
 
 
 def test_a_hop_is_picked_in_proportion_to_the_derivations_of_each_relative():
@@ -30,3 +31,28 @@ def test_the_choices_of_a_hop_are_each_relations_derivations_in_bank_order():
         for person in range(len(universe)):
             expected = [(rel, y, count) for rel in bank for y, count in kinship.derivations(rel, person)]
             assert kinship.choices(person, bank) == expected, (easy, person)
+
+
+def test_a_sample_and_a_lazy_shuffle_draw_as_a_whole_shuffle_does_with_fewer_draws():
+    rng = stream(2, "test")
+    items = ["a", "b", "c", "d", "e"]
+    firsts = Counter(sample(rng, items, 2)[0] for _ in range(5000))
+    seconds = Counter(sample(rng, items, 2)[1] for _ in range(5000))
+    assert all(800 < firsts[item] < 1200 and 800 < seconds[item] < 1200 for item in items)  # each alike, anywhere
+    assert all(len(set(sample(rng, items, 3))) == 3 for _ in range(100)) and sample(rng, items, 9) != []
+    assert sorted(sample(rng, items, 9)) == items  # all where fewer than asked
+    assert sorted(lazily_shuffled(rng, items)) == items
+    counting = _Counting(stream(3, "test"))
+    sample(counting, list(range(1000)), 3)  # type: ignore[arg-type]
+    assert counting.draws == 3
+
+
+class _Counting:
+    """A stream that counts its draws."""
+
+    def __init__(self, rng) -> None:
+        self.rng, self.draws = rng, 0
+
+    def random(self) -> float:
+        self.draws += 1
+        return self.rng.random()

@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from bisect import bisect_left, bisect_right
 from collections.abc import Collection, Sequence
-from math import comb, log2
+from math import comb
 
 from ..rng import below, sample
 
@@ -93,9 +93,8 @@ def _quotas(rng: random.Random, wanted: int, counts: Sequence[Sequence[int]]) ->
         high = min(a, closer, earlier, d - wanted + closer + earlier)
         if low <= high:
             fits[earlier] = (low, high)
-    if not fits:  # too few sets: as many as there are, closer and earlier first
-        both = min(a, closer)
-        return [[both, closer - both], [0, wanted - closer]]
+    if not fits:  # fewer sets than decoys wanted (a parent's date and the children's): every one there is
+        return [[a, b], [c, d]]
     earlier = _weighted_count(rng, _era_weights(wanted), min(fits), max(fits), allowed=set(fits))
     low, high = fits[earlier]
     both = low + below(rng, high - low + 1)
@@ -147,8 +146,9 @@ def _span(dates: Sequence[str]) -> float:
 
 
 def _band(span: float, doublings: float) -> float:
-    """The span `doublings` away from `span` on the log2(1 + years) scale."""
-    return max(0.0, 2 ** (log2(1 + span) + doublings) - 1)
+    """The span `doublings` away from `span` on the log2(1 + years) scale: (1 + span) * 2 ** doublings - 1, exact
+    in floating point for whole doublings (no log2, whose last bit may differ between machines' maths libraries)."""
+    return max(0.0, (1 + span) * 2.0**doublings - 1)
 
 
 def _weighted_count(

@@ -71,6 +71,14 @@ def test_where_no_shown_dates_lie_closer_every_decoy_is_wider():
         assert len(decoys) == 4 and all(_span(d) > _span(gold) for d in decoys)
 
 
+def test_where_fewer_sets_are_shown_than_decoys_wanted_every_one_is_a_decoy():
+    children = ["1040-03-02", "1043-07-09"]
+    for parent in ("1012-05-05", "1060-05-05"):  # earlier or later than the gold: both sets holding it are decoys
+        for seed in range(5):
+            decoys = date_decoys(stream(seed, "test"), children, [parent, *children], [], 4)
+            assert sorted(map(sorted, decoys)) == sorted(sorted([parent, child]) for child in children)
+
+
 def test_date_decoys_share_no_date_with_the_other_options_where_the_dates_allow():
     gold = ["1002-01-01", "1005-01-01"]
     for decoys in _decoys_of(gold, SHOWN_DATES + gold, 50):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Iterator, Sequence
+from itertools import islice
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -58,14 +59,6 @@ def lazily_shuffled(rng: random.Random, items: Sequence[T]) -> Iterator[T]:
 
 
 def sample(rng: random.Random, items: Sequence[T], k: int) -> list[T]:
-    """k items (all where fewer) drawn without replacement, in the order drawn: the law of shuffled(...)[:k], with k
-    draws."""
-    out = list(items)
-    n = len(out)
-    draw = rng.random
-    for i in range(min(k, n)):
-        j = i + int(draw() * (n - i))
-        if j >= n:
-            j = n - 1
-        out[i], out[j] = out[j], out[i]
-    return out[:k]
+    """k items (all where fewer) drawn without replacement, in the order drawn: the first k of `lazily_shuffled`, so
+    the law of shuffled(...)[:k] with k draws."""
+    return list(islice(lazily_shuffled(rng, items), k))

@@ -203,13 +203,18 @@ def listed_together(p: Prompt, option: str) -> float:
     return sum(any(a in line and b in line for line in p.lists) for a, b in pairs) / len(pairs) if pairs else 0.0
 
 
-def date_span(option: str) -> float | None:
-    """How many years an option's dates span, on a doubling scale (log2 of 1 + years); None unless it is dates."""
+def _days(option: str) -> list[int] | None:
+    """An option's dates as day numbers; None unless every value is a date."""
     items = option.split(", ")
     if not all(DATE.fullmatch(x) for x in items):
         return None
-    days = [date(*map(int, x.split("-"))).toordinal() for x in items]
-    return log2(1 + (max(days) - min(days)) / 365.25)
+    return [date(*map(int, x.split("-"))).toordinal() for x in items]
+
+
+def date_span(option: str) -> float | None:
+    """How many years an option's dates span, on a doubling scale (log2 of 1 + years); None unless it is dates."""
+    days = _days(option)
+    return None if days is None else log2(1 + (max(days) - min(days)) / 365.25)
 
 
 def _several(p: Prompt, measure: Callable[[Prompt, int], float | None]) -> dict[int, float] | None:
@@ -244,10 +249,8 @@ def shared_with_others(p: Prompt, index: int) -> float:
 
 def mean_year(option: str) -> float | None:
     """The mean of an option's dates in years (days / 365.25); None unless it is dates."""
-    items = option.split(", ")
-    if not all(DATE.fullmatch(x) for x in items):
-        return None
-    return mean([date(*map(int, x.split("-"))).toordinal() / 365.25 for x in items])
+    days = _days(option)
+    return None if days is None else mean([day / 365.25 for day in days])
 
 
 def _outlying(p: Prompt, index: int) -> float | None:

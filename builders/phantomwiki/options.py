@@ -52,7 +52,7 @@ NEAR_ENOUGH = 1  # the distance from the gold's look at which a decoy is near en
 WHOLE = 0  # where Likeness.look holds whether an option is one shown line's whole list
 PARTS = 1  # where Likeness.look holds in how many parts the shown lines list an option's names
 FEWEST = 5  # where Likeness.look holds the fewest articles naming one of an option's names
-MIX_TRIES = 30  # decoys drawn part by part (names) or from a window (dates), exactly alike and then nearest
+MIX_TRIES = 30  # decoys drawn part by part as the shown lines list the gold's names, exactly alike and then nearest
 PART_TRIES = 8  # shown lines tried for one part of such a decoy
 MENTIONS_CAP = 4  # how many naming articles a decoy's names match the gold's by (more count as this many)
 GROUPED_KEPT = 1 << 14  # shown lists whose surname levels (_grouped) an option maker keeps between rows
@@ -191,9 +191,9 @@ class OptionMaker:
         near: list[list[str]],
         lists: list[list[str]],
         pool: list[str],
-        shape: list[int] | None = None,
-        wanted: int = NEAR_MISSES,
-        like: Likeness | None = None,
+        shape: list[int] | None,
+        wanted: int,
+        like: Likeness,
     ) -> list[str]:
         """Decoys of len(answer) values each: from one group where a group is large enough (near misses first,
         then the shown lists in a seeded order), else from the pool of everything the groups name. Names are drawn
@@ -204,15 +204,11 @@ class OptionMaker:
         known = self._lists_grouped  # the shown lists live in self._lists: their ids stay theirs
         grouped: dict[int, Grouped] = {id(group): known[id(group)] for group in lists if id(group) in known}
 
-        like = like or Likeness()
-        target = like.look(answer)
         found = _Candidates(like, answer, wanted)
-        strong = pool
-        if isinstance(like, Likeness):  # the fewest articles naming a gold name: drawn above it
-            floor = target[FEWEST]
-            strong = [name for name in pool if min(like.mentions.get(name, 0), MENTIONS_CAP) >= floor]
+        floor = found.target[FEWEST]  # the fewest articles naming a gold name: the strong names are named as often
+        strong = [name for name in pool if min(like.mentions.get(name, 0), MENTIONS_CAP) >= floor]
         mixes = (like.mixer(rng, answer, lists), like.mixer(rng, answer, lists, shaped=False))
-        for group, exact, draws in _decoy_draws(rng, near, lists, (strong, pool), k, like.whole(target), mixes):
+        for group, exact, draws in _decoy_draws(rng, near, lists, (strong, pool), k, like.whole(found.target), mixes):
             if found.full() or (not exact and found.near_enough()):
                 break
             draw = group if callable(group) else _drawer(rng, group, k, shape, grouped)
@@ -569,7 +565,7 @@ def _decoy_draws(
     """Where candidate decoys are drawn from, in the order tried: (names, or what draws one candidate; whether a
     candidate must look exactly like the gold option (Likeness.look) or is kept by how near it comes; how many
     candidates). First, exactly alike: draws from the near misses and the shown lists, with the gold's first `mixes`
-    (part by part as the shown lines list the gold's names, in its surnames' shape; windows of shown dates), and mixes
+    (part by part as the shown lines list the gold's names, in its surnames' shape), and mixes
     of the strong names (named as often as the gold's). Then the nearest of: where the gold option is a shown line's
     `whole` list, the lists of its size as they are; both `mixes` (the second in any surnames' shape); mixes of the
     strong names, of every name, and plain samples of every name. `pools`: (the strong names, every name), each

@@ -9,7 +9,6 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Iterator, Sequence
-from itertools import islice
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -60,5 +59,19 @@ def lazily_shuffled(rng: random.Random, items: Sequence[T]) -> Iterator[T]:
 
 def sample(rng: random.Random, items: Sequence[T], k: int) -> list[T]:
     """k items (all where fewer) drawn without replacement, in the order drawn: the first k of `lazily_shuffled`, so
-    the law of shuffled(...)[:k] with k draws."""
-    return list(islice(lazily_shuffled(rng, items), k))
+    the law of shuffled(...)[:k] with k draws (the same draws and items, without the generator: this runs in every
+    decoy's draw, most often for one item)."""
+    n = len(items)
+    if k == 1 and n:  # lazily_shuffled's first step: no copy
+        j = int(rng.random() * n)
+        return [items[j if j < n else n - 1]]
+    if k < 0:
+        raise ValueError(f"k={k} must be at least 0")
+    out = list(items)
+    draw = rng.random
+    for i in range(min(k, n)):
+        j = i + int(draw() * (n - i))
+        if j >= n:
+            j = n - 1
+        out[i], out[j] = out[j], out[i]
+    return out[:k]

@@ -207,7 +207,7 @@ class OptionMaker:
         found = _Candidates(like, answer, wanted)
         floor = found.target[FEWEST]  # the fewest articles naming a gold name: the strong names are named as often
         strong = [name for name in pool if min(like.mentions.get(name, 0), MENTIONS_CAP) >= floor]
-        mixes = (like.mixer(rng, answer, lists), like.mixer(rng, answer, lists, shaped=False))
+        mixes = (like.mixer(rng, answer, lists, grouped), like.mixer(rng, answer, lists, grouped, shaped=False))
         for group, exact, draws in _decoy_draws(rng, near, lists, (strong, pool), k, like.whole(found.target), mixes):
             if found.full() or (not exact and found.near_enough()):
                 break
@@ -483,11 +483,17 @@ class Likeness:
         return sum(weight * abs(a - b) for weight, a, b in zip(LOOK_WEIGHTS, look, target))
 
     def mixer(
-        self, rng: random.Random, answer: Sequence[str], lists: Sequence[Sequence[str]], shaped: bool = True
+        self,
+        rng: random.Random,
+        answer: Sequence[str],
+        lists: Sequence[Sequence[str]],
+        grouped: dict[int, Grouped],
+        shaped: bool = True,
     ) -> Draw | None:
         """What draws a decoy part by part as the shown lines list the gold option's names: for each of its parts, as
         many names of one shown line (at random), in that part's surnames' shape where `shaped` (and then in the gold
-        option's). None where the gold is a part per name (any mix of names is)."""
+        option's). None where the gold is a part per name (any mix of names is). `grouped`: id of a line -> its
+        surname levels (_grouped), shared with the row's other draws and filled as lines are drawn."""
         parts = self.partition(answer)
         if len(parts) == len(answer) or not lists:
             return None
@@ -496,8 +502,6 @@ class Likeness:
         holding = {size: [line for line in lists if len(line) >= size] for size in sizes}  # lines that can hold a part
         if not all(holding.values()):
             return None
-
-        grouped: dict[int, Grouped] = {}  # id of a line -> its surname levels (_grouped), worked out once a row
 
         def draw() -> list[str]:
             out: list[str] = []

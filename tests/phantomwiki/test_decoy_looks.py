@@ -30,7 +30,7 @@ def test_names_are_in_one_part_when_a_line_lists_them_together_or_through_a_name
 def test_a_decoy_drawn_part_by_part_has_the_gold_options_parts_and_surnames():
     like = Likeness.of([], {}, LINES)
     gold = ["Ann Lee", "Bo Lee", "Ed Ng"]  # two parts: two Lees of one line, and one Ng
-    draw = like.mixer(stream(1, "test"), gold, LINES)
+    draw = like.mixer(stream(1, "test"), gold, LINES, {})
     assert draw is not None
     drawn = [found for found in (draw() for _ in range(60)) if found]
     assert len(drawn) > 30
@@ -40,7 +40,7 @@ def test_a_decoy_drawn_part_by_part_has_the_gold_options_parts_and_surnames():
     for found in drawn:
         kept.add(found, exact=True)
     assert kept.exact and all(like.parts(option.split(", ")) == 2 for option in kept.exact)
-    assert like.mixer(stream(1, "test"), ["Ann Lee", "Ed Ng", "Gus Oh"], LINES) is None  # a part a name: any mix
+    assert like.mixer(stream(1, "test"), ["Ann Lee", "Ed Ng", "Gus Oh"], LINES, {}) is None  # a part a name: any mix
 
 
 SHOWN_DATES = [f"{year:04d}-0{month}-01" for year in range(960, 1060, 3) for month in (1, 5)]

@@ -56,3 +56,14 @@ class _Counting:
     def random(self) -> float:
         self.draws += 1
         return self.rng.random()
+
+
+def test_a_sample_is_the_first_k_of_a_lazy_shuffle_of_the_same_stream():
+    """`sample` is written out for speed; it must hand out the very items, from the very draws, of the shuffle."""
+    items = [f"n{i}" for i in range(7)]
+    for k in range(0, 10):
+        for seed in range(20):
+            lazy, drawn = stream(seed, "lazy"), stream(seed, "lazy")
+            expected = [item for _, item in zip(range(k), lazily_shuffled(lazy, items))]
+            assert sample(drawn, items, k) == expected, (k, seed)
+            assert drawn.random() == lazy.random(), (k, seed)  # as many draws spent

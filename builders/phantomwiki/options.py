@@ -51,6 +51,11 @@ FAR = 2  # the distance from the gold's look past which a decoy stands out: kept
 NEAR_ENOUGH = 1  # the distance from the gold's look at which a decoy is near enough to stop drawing
 WHOLE = 0  # where Likeness.look holds whether an option is one shown line's whole list
 PARTS = 1  # where Likeness.look holds in how many parts the shown lines list an option's names
+SURNAMES, ASKED, TITLED = (
+    2,
+    3,
+    4,
+)  # where Likeness.look holds how many names carry a question's surname, are asked, titled
 FEWEST = 5  # where Likeness.look holds the fewest articles naming one of an option's names
 MIX_TRIES = 30  # decoys drawn part by part as the shown lines list the gold's names, exactly alike and then nearest
 PART_TRIES = 8  # shown lines tried for one part of such a decoy
@@ -208,9 +213,12 @@ class OptionMaker:
         floor = found.target[FEWEST]  # the fewest articles naming a gold name: the strong names are named as often
         strong = [name for name in pool if min(like.mentions.get(name, 0), MENTIONS_CAP) >= floor]
         mixes = (like.mixer(rng, answer, lists, grouped), like.mixer(rng, answer, lists, grouped, shaped=False))
+        lines = {id(group) for group in lists} if shape is not None else set()  # their names are one part
         for group, exact, draws in _decoy_draws(rng, near, lists, (strong, pool), k, like.whole(found.target), mixes):
             if found.full() or (not exact and found.near_enough()):
                 break
+            if exact and shape is not None and not callable(group) and not found.may_match(group, id(group) in lines):
+                continue  # no draw from it could look like the gold: its draws would keep nothing
             draw = group if callable(group) else _drawer(rng, group, k, shape, grouped)
             for _ in range(draws):
                 if found.full():
@@ -270,9 +278,12 @@ class _Candidates:
         if drawn in self.tried:  # drawn before, as exact or not: it comes to what it came to then (nothing kept)
             return
         self.tried.add(drawn)
-        look = self.like.look(values)
-        if exact and look != self.target:
-            return
+        if exact:
+            if not self.like.looks_like(values, self.target):
+                return
+            look = self.target
+        else:
+            look = self.like.look(values)
         key = frozenset(answer_set(values))
         if key not in self.seen:
             self.seen.add(key)
@@ -280,6 +291,25 @@ class _Candidates:
                 self.exact.append(option_text(sorted(values)))
             else:
                 self.short.append((self.like.distance(look, self.target), len(self.short), values))
+
+    def may_match(self, names: Sequence[str], one_line: bool) -> bool:
+        """Whether some k of `names` could look exactly like the gold (False only where none can): k names named by
+        between the gold's fewest and most shown articles, as many of them with an article, a surname of the
+        question's and a name of the question's as the gold; one shown line's names are one part, and all of a line
+        of k names its whole list."""
+        target, k = self.target, self.k
+        if one_line and (target[PARTS] != 1 or (len(set(names)) == k and not target[WHOLE])):
+            return False
+        low, high = target[FEWEST], target[FEWEST] + target[FEWEST + 1]
+        parts = self.like.parts_of
+        fit = [part for part in map(parts, set(names)) if low <= part[2] <= high]
+        if len(fit) < k:
+            return False
+        for share, wanted in ((0, target[SURNAMES]), (1, target[ASKED]), (3, target[TITLED])):
+            having = sum(part[share] for part in fit)
+            if having < wanted or len(fit) - having < k - wanted:
+                return False
+        return True
 
     def full(self) -> bool:
         return len(self.exact) >= self.wanted
@@ -427,6 +457,23 @@ class Likeness:
         named by the same lists, so a gold's names are often named alike)."""
         if not values:
             return (0, 0, 0, 0, 0, 0, 0)
+        return (int(self._whole(values)), self.parts(values), *self._named(values))
+
+    def looks_like(self, values: Sequence[str], target: tuple[int, ...]) -> bool:
+        """Whether look(values) == target, the names' own parts compared first (most draws differ there), so that
+        the parts of a draw that differs by them are never worked out."""
+        if not values:
+            return target == self.look(values)
+        if self._named(values) != target[SURNAMES:]:
+            return False
+        return int(self._whole(values)) == target[WHOLE] and self.parts(values) == target[PARTS]
+
+    def _whole(self, values: Sequence[str]) -> bool:
+        return bool(self.wholes) and frozenset(values) in self.wholes  # no lists, no set to make
+
+    def _named(self, values: Sequence[str]) -> tuple[int, int, int, int, int]:
+        """The parts of a look the names give one by one: of the question's surnames, asked, titled, the fewest
+        articles naming one and how many more name another."""
         surnames = asked = titled = most = 0
         fewest = MENTIONS_CAP
         for name in values:
@@ -436,8 +483,7 @@ class Likeness:
             titled += part[3]
             most = max(most, part[2])
             fewest = min(fewest, part[2])
-        whole = bool(self.wholes) and frozenset(values) in self.wholes  # no lists, no set to make
-        return (int(whole), self.parts(values), surnames, asked, titled, fewest, most - fewest)
+        return (surnames, asked, titled, fewest, most - fewest)
 
     def parts(self, values: Sequence[str]) -> int:
         """In how many parts the shown lines list these names: two names are in one part when a line names both, or
@@ -528,6 +574,10 @@ class Likeness:
 
         whole = _surname_shape(answer)
         return draw
+
+    def parts_of(self, name: str) -> tuple[int, int, int, int]:
+        """One name's share of a look (_part), kept."""
+        return self._parts.get(name) or self._part(name)
 
     def _part(self, name: str) -> tuple[int, int, int, int]:
         """One name's share of a look (whether its surname is asked's, whether it is asked, its capped mentions,

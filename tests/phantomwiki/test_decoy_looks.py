@@ -131,3 +131,32 @@ def test_far_decoys_are_kept_only_to_make_two_options():
     without_gold.add(["Gus Oh"], exact=False)
     without_gold.add(["Ida Oh"], exact=False)
     assert len(without_gold.decoys()) == 2
+
+
+def test_a_group_passed_over_for_exact_decoys_holds_no_names_that_look_like_the_gold():
+    """_Candidates.may_match lets the exact phase skip a group none of whose draws could be kept: it may say yes
+    wrongly (the draws then keep nothing), never no wrongly, or decoys the draws would have found are lost."""
+    rng = stream(3, "test")
+    surnames = ["Lee", "Ma", "Ng", "Oh"]
+    names = [f"{given} {surname}" for given in ("Ann", "Bo", "Cy", "Di", "Ed") for surname in surnames]
+    skipped = 0
+    for _ in range(400):
+        lines = [
+            sorted({names[int(rng.random() * len(names))] for _ in range(2 + int(rng.random() * 4))}) for _ in range(5)
+        ]
+        mentions = {name: int(rng.random() * 6) for name in names}
+        asked = [names[int(rng.random() * len(names))]]
+        titled = [name for name in names if rng.random() < 0.4]
+        like = Likeness.of(asked, mentions, lines, titled)
+        listed = sorted({name for line in lines for name in line})
+        k = 1 + int(rng.random() * 3)
+        gold = [listed[int(rng.random() * len(listed))] for _ in range(k)]
+        if len(set(gold)) < k:
+            continue
+        found = _Candidates(like, gold, wanted=4)
+        for group, one_line in [*((line, True) for line in lines), (listed, False)]:
+            if found.may_match(group, one_line):
+                continue
+            skipped += 1
+            assert not any(like.look(list(drawn)) == found.target for drawn in combinations(sorted(set(group)), k))
+    assert skipped > 300  # the rule is tried, not vacuously true

@@ -13,12 +13,12 @@ from leakproof_qa.builders.phantomwiki.rows import ROWS, generate
 
 # sha256 of every row of n50_s1 (all subsets). If generation changes on purpose, bump
 # builders.__version__ (the version names the data) and update this digest.
-N50_S1_DIGEST = "93fcd5e1f1d968b76e8e36e0ae4c41065fb16cc0b898b47a0dd16f5f6e2044f9"
+N50_S1_DIGEST = "26371475c4e4c73b02b97486818f8593f5c69d9439ccc2ed2730abd009a5670b"
 # the same for n5000_s1 (0.9.0: labels a reader can check, options per row, shadows, balanced rag; then insufficient
 # rows' shadows, shadows.missing_shadow; 0.11.0: decoys as often one shown line's whole list as the gold; 0.12.0:
 # decoys listed together and dates spanning as the gold's, values as common; 0.13.0: date decoys by rank, era and
-# shared dates; CHANGELOG.md)
-N5000_S1_DIGEST = "fb4ee89ef3b02f038ae82017c52b21309cedb20569608b890c81b9210dfc4e71"
+# shared dates; 0.14.0: exact decoys not drawn from groups that cannot hold one; CHANGELOG.md)
+N5000_S1_DIGEST = "d068faa286a0a84a0f6e8f4b08b637b75f35fa38dbbaf59896aefa7a20a4a860"
 
 
 def rows_digest(name: str) -> str:

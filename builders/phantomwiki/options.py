@@ -30,6 +30,7 @@ import re
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import partial
 
@@ -428,7 +429,7 @@ class Likeness:
     asked: frozenset[str] = frozenset()
     mentions: Mapping[str, int] = field(default_factory=dict)
     wholes: frozenset[frozenset[str]] = frozenset()  # the names of each shown family or friend line, as a set
-    lines: Mapping[str, frozenset[int]] = field(default_factory=dict)  # name -> the shown lines (indices) naming it
+    lines: Mapping[str, AbstractSet[int]] = field(default_factory=dict)  # name -> the shown lines (indices) naming it
     titled: frozenset[str] = frozenset()  # the people whose articles are shown
     # name -> its share of a look (_part), worked out once
     _parts: dict[str, tuple[int, int, int, int]] = field(default_factory=dict, compare=False, repr=False)
@@ -446,9 +447,8 @@ class Likeness:
         for index, names in enumerate(lists):
             for name in names:
                 lines.setdefault(name, set()).add(index)
-        named = {name: frozenset(found) for name, found in lines.items()}
         surnames = frozenset(_surname(name) for name in asked)
-        return cls(surnames, frozenset(asked), mentions, wholes, named, frozenset(titled))
+        return cls(surnames, frozenset(asked), mentions, wholes, lines, frozenset(titled))  # lines: sets never changed
 
     def look(self, values: Sequence[str]) -> tuple[int, ...]:
         """Its parts, most telling first: whether it is a shown line's whole list, in how many parts the shown lines
@@ -490,7 +490,7 @@ class Likeness:
         a name of the part between them (a name no line names is a part of its own)."""
         if len(values) < 2:
             return len(values)
-        joined: list[frozenset[int]] = []  # the lines of each part found so far
+        joined: list[AbstractSet[int]] = []  # the lines of each part found so far
         alone = 0
         for name in values:
             mine = self.lines.get(name)
@@ -508,7 +508,7 @@ class Likeness:
 
     def partition(self, values: Sequence[str]) -> list[list[str]]:
         """The parts (`parts`) themselves: the names of each, in the order of `values`."""
-        found: list[tuple[frozenset[int], list[str]]] = []
+        found: list[tuple[AbstractSet[int], list[str]]] = []
         for name in values:
             mine, names = self.lines.get(name, frozenset()), [name]
             kept = []
@@ -526,7 +526,10 @@ class Likeness:
 
     def distance(self, look: Sequence[int], target: Sequence[int]) -> int:
         """How far a look is from the gold option's, each part weighed by how telling it is."""
-        return sum(weight * abs(a - b) for weight, a, b in zip(LOOK_WEIGHTS, look, target))
+        total = 0
+        for weight, a, b in zip(LOOK_WEIGHTS, look, target):  # a loop, not sum() of a generator: every near draw
+            total += weight * (a - b if a > b else b - a)
+        return total
 
     def mixer(
         self,
@@ -670,7 +673,11 @@ def _surname(name: str) -> str:
 
 def _surname_shape(answer: Sequence[str]) -> list[int]:
     """How many of the names share each surname, largest first: ["Ann Lee", "Bo Lee", "Cy Ma"] -> [2, 1]."""
-    return sorted(Counter(_surname(name) for name in answer).values(), reverse=True)
+    counts: dict[str, int] = {}
+    for name in answer:  # by hand rather than a Counter: every mixed draw asks
+        surname = name[name.rfind(" ") + 1 :]
+        counts[surname] = counts.get(surname, 0) + 1
+    return sorted(counts.values(), reverse=True)
 
 
 Grouped = dict[int, tuple[list[str], list[list[str]]]]
@@ -685,7 +692,12 @@ def _grouped(names: Sequence[str]) -> Grouped:
     with its names sorted: what `_shaped` draws from (made once per group of names)."""
     by_surname: dict[str, list[str]] = {}
     for name in sorted(set(names)):
-        by_surname.setdefault(_surname(name), []).append(name)
+        surname = name[name.rfind(" ") + 1 :]  # _surname, inlined: pools of a few hundred names come here
+        held = by_surname.get(surname)
+        if held is None:
+            by_surname[surname] = [name]
+        else:
+            held.append(name)
     ordered = sorted(by_surname.items())
     most = max((len(v) for _, v in ordered), default=0)
     out: Grouped = {1: ([s for s, _ in ordered], [v for _, v in ordered])}

@@ -52,11 +52,9 @@ FAR = 2  # the distance from the gold's look past which a decoy stands out: kept
 NEAR_ENOUGH = 1  # the distance from the gold's look at which a decoy is near enough to stop drawing
 WHOLE = 0  # where Likeness.look holds whether an option is one shown line's whole list
 PARTS = 1  # where Likeness.look holds in how many parts the shown lines list an option's names
-SURNAMES, ASKED, TITLED = (
-    2,
-    3,
-    4,
-)  # where Likeness.look holds how many names carry a question's surname, are asked, titled
+SURNAMES = 2  # where Likeness.look holds how many of an option's names carry a surname of the question's people
+ASKED = 3  # ... how many are the question's people
+TITLED = 4  # ... how many have a shown article
 FEWEST = 5  # where Likeness.look holds the fewest articles naming one of an option's names
 MIX_TRIES = 30  # decoys drawn part by part as the shown lines list the gold's names, exactly alike and then nearest
 PART_TRIES = 8  # shown lines tried for one part of such a decoy

@@ -160,3 +160,29 @@ def test_a_group_passed_over_for_exact_decoys_holds_no_names_that_look_like_the_
             skipped += 1
             assert not any(like.look(list(drawn)) == found.target for drawn in combinations(sorted(set(group)), k))
     assert skipped > 300  # the rule is tried, not vacuously true
+
+
+def test_in_a_real_universe_every_group_the_exact_phase_passes_over_holds_no_decoy_it_would_have_kept(monkeypatch):
+    """The skip as _from_groups wires it (which groups count as one shown line, near misses, every k): each group
+    passed over is checked against every k of its names, on a universe's instance rows made from scratch."""
+    from leakproof_qa.builders.phantomwiki.config import settings_from
+    from leakproof_qa.builders.phantomwiki.instances import build_instances
+    from leakproof_qa.builders.phantomwiki.rows import generate
+
+    passed_over: list[tuple[list[str], bool, Likeness, tuple[int, ...], int]] = []
+    may_match = _Candidates.may_match
+
+    def recorded(self: _Candidates, names: list[str], one_line: bool) -> bool:
+        found = may_match(self, names, one_line)
+        if not found:
+            passed_over.append((list(names), one_line, self.like, self.target, self.k))
+        return found
+
+    monkeypatch.setattr(_Candidates, "may_match", recorded)
+    build_instances(generate(settings_from("n500_s2")[0]))
+    assert len(passed_over) > 1000 and {one_line for *_, one_line, _, _, _ in passed_over} == {True, False}
+    assert len({k for *_, k in passed_over}) >= 3
+    for names, one_line, like, target, k in passed_over:
+        if one_line:  # a shown line: its names share a line, so they are one part
+            assert set.intersection(*(set(like.lines[name]) for name in set(names)))
+        assert not any(like.look(list(drawn)) == target for drawn in combinations(sorted(set(names)), k)), names

@@ -62,9 +62,8 @@ def sample(rng: random.Random, items: Sequence[T], k: int) -> list[T]:
     the law of shuffled(...)[:k] with k draws (the same draws and items, without the generator: this runs in every
     decoy's draw, most often for one item)."""
     n = len(items)
-    if k == 1 and n:  # lazily_shuffled's first step: no copy
-        j = int(rng.random() * n)
-        return [items[j if j < n else n - 1]]
+    if k == 1 and n:  # lazily_shuffled's first step is a pick: no copy
+        return [pick(rng, items)]
     if k < 0:
         raise ValueError(f"k={k} must be at least 0")
     out = list(items)

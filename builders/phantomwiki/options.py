@@ -212,7 +212,7 @@ class OptionMaker:
         floor = found.target[FEWEST]  # the fewest articles naming a gold name: the strong names are named as often
         strong = [name for name in pool if min(like.mentions.get(name, 0), MENTIONS_CAP) >= floor]
         mixes = (like.mixer(rng, answer, lists, grouped), like.mixer(rng, answer, lists, grouped, shaped=False))
-        lines = {id(group) for group in lists} if shape is not None else set()  # their names are one part
+        lines = {id(group) for group in lists}  # the shown lines: the names of one are one part
         for group, exact, draws in _decoy_draws(rng, near, lists, (strong, pool), k, like.whole(found.target), mixes):
             if found.full() or (not exact and found.near_enough()):
                 break

@@ -1,9 +1,11 @@
-"""Generated NeoQA news articles: each states a subset of its event's outline items, in one outlet's style.
+"""Generated NeoQA news articles: each states a subset of its event's outline items, and maybe a fact of an earlier
+event as background, among fact-free prose in one outlet's voice.
 
-A fact is written with one of its relation's sentence wordings and one of the date formats
-(builders/neoqa/data/templates.json); an article adds only its outlet's opening and closing lines and a headline
-naming an entity, which state no fact. So the items an article states are exactly its `used_items`, by
-construction, and builders/neoqa/textcheck.py confirms it from the text alone.
+A fact is written with one of its relation's wordings and one of the date formats (builders/neoqa/data/templates.json);
+a background fact follows one of the background openers ("Earlier, "). The rest of an article is its outlet's opening
+and closing, and reactions and views made from the prose banks ("Shop owners near Marlholt told us they wanted clear
+answers on costs this week."): they carry no date and no relation, so they state no fact. The items an article states
+are exactly its `used_items`, by construction, and builders/neoqa/textcheck.py confirms it from the text alone.
 """
 
 from __future__ import annotations
@@ -12,11 +14,15 @@ import datetime
 from functools import cache
 from typing import Any
 
-from leakproof_qa.builders.neoqa.world import Entity, Fact, World, data
-from leakproof_qa.builders.rng import below, pick, shuffled, stream
+from leakproof_qa.builders.neoqa.world import Entity, Fact, World, data, relations
+from leakproof_qa.builders.rng import below, pick, stream
 
-MORE_ITEMS = 0.25
+MORE_ITEMS = 0.22
 """Chance that an article also states an item beyond the ones it covers by turn (most items are in several)."""
+BACKGROUND = (0.55, 0.2)
+"""Chances that an article of a later event recalls a first and a second earlier fact as background."""
+FILLERS = (("reaction", 9), ("view", 5), ("line", 3))
+"""The kinds of fact-free sentence an article's prose is made of, and how often each is drawn."""
 
 
 @cache
@@ -33,14 +39,32 @@ def _plain(entity: Entity) -> str:
 
 def sentence(fact: Fact, wording: int = 0, date_style: int = 0, marked: bool = True) -> str:
     """The fact in one of its relation's wordings (the outline uses wording 0 and date style 0)."""
-    templates = data("templates")
     name = Entity.marked if marked else _plain
-    where = templates["where"].format(place=name(fact.place)) if fact.place else ""
-    return templates["relations"][fact.relation]["sentences"][wording].format(
+    where = data("templates")["where"].format(place=name(fact.place)) if fact.place else ""
+    return relations()[fact.relation]["sentences"][wording].format(
         s=name(fact.subject),
         o=name(fact.obj) if isinstance(fact.obj, Entity) else fact.obj,
         date=written_date(fact.day, date_style),
         where=where,
+        at=name(fact.at) if fact.at else "",
+    )
+
+
+def recalled(opener: str, line: str) -> str:
+    """A fact's sentence as background after an opener ("Earlier, "): its first word in lower case unless it is a
+    name or a quote."""
+    starts_with_word = line[:1].isupper() and line.split(" ", 1)[0] in _first_words()
+    return opener + (line[0].lower() + line[1:] if starts_with_word else line)
+
+
+@cache
+def _first_words() -> frozenset[str]:
+    """The first words of the wordings that start with a word of the template rather than a name or a quote."""
+    return frozenset(
+        wording.split(" ", 1)[0]
+        for spec in relations().values()
+        for wording in spec["sentences"]
+        if wording[:1].isalpha()
     )
 
 
@@ -64,26 +88,78 @@ def stated_items(rng: Any, facts: list[Fact], number: int, articles: int) -> lis
     return chosen or [pick(rng, facts)]
 
 
+def background_items(rng: Any, stated: list[Fact], earlier: list[Fact]) -> list[Fact]:
+    """Up to two facts of earlier events an article recalls: facts about an entity its own facts name, where there
+    are some (as a reporter recalls what came before), else any earlier fact."""
+    if not earlier:
+        return []
+    named = {entity.id for fact in stated for entity in fact.entities()}
+    related = [fact for fact in earlier if not named.isdisjoint(e.id for e in fact.entities())] or earlier
+    chosen: list[Fact] = []
+    for chance in BACKGROUND:
+        if rng.random() < chance:
+            fact = pick(rng, related)
+            if fact not in chosen:
+                chosen.append(fact)
+    return chosen
+
+
+def _filler(rng: Any, outlet: dict[str, Any], world: World, used_lines: set[str]) -> str:
+    """One fact-free sentence in the outlet's voice: a reaction, a view or one of its own lines."""
+    prose = data("templates")["prose"]
+    kind = _FILLER_KINDS[below(rng, len(_FILLER_KINDS))]
+    if kind == "reaction":
+        near = pick(rng, prose["near"])
+        return prose["reaction"].format(
+            group=pick(rng, prose["groups"]),
+            near=near.format(place=pick(rng, world.cast["location"]).name) if near else "",
+            said=pick(rng, prose["said"]),
+            feeling=pick(rng, outlet["feelings"]),
+            when=pick(rng, prose["when"]),
+        )
+    if kind == "view":
+        return prose["view"].format(
+            analyst=pick(rng, prose["analysts"]), view=pick(rng, outlet["views"])
+        )
+    fresh = [line for line in outlet["lines"] if line not in used_lines]
+    line = pick(rng, fresh or outlet["lines"])
+    used_lines.add(line)
+    return line
+
+
+_FILLER_KINDS = [kind for kind, weight in FILLERS for _ in range(weight)]
+
+
 def _paragraphs(
-    rng: Any, outlet: dict[str, Any], facts: list[Fact], written: dict[tuple[str, int, int], str]
+    rng: Any,
+    outlet: dict[str, Any],
+    world: World,
+    facts: list[Fact],
+    background: list[Fact],
+    written: dict[tuple[str, int, int], str],
 ) -> list[str]:
-    """Opening, the facts among fact-free filler lines (as many as make the article's lines), closing (`written`:
-    the event's sentences by item, wording and date format, kept as made: its articles state each item several
+    """Opening with the lede, the other facts and the background among fact-free prose, closing (`written`: the
+    timeline's sentences by item, wording and date format, kept as made: its articles state each item several
     times)."""
+    catalog = relations()
     lines = []
     for fact in facts:
-        key = (fact.item_id, below(rng, 3), below(rng, 2))  # wording, then date format: the order of the draws
+        key = (fact.item_id, below(rng, len(catalog[fact.relation]["sentences"])), below(rng, 2))  # wording, then date format: the order of draws
         line = written.get(key)
         if line is None:
             line = written[key] = sentence(fact, key[1], key[2])
         lines.append(line)
-    fillers = shuffled(rng, outlet["fillers"])[: max(0, data("templates")["article_lines"] - 2 - len(lines))]
-    for filler in fillers:
-        lines.insert(below(rng, len(lines) + 1), filler)
-    paragraphs = [pick(rng, outlet["openings"])]
-    start = 0
+    for fact in background:
+        line = sentence(fact, below(rng, len(catalog[fact.relation]["sentences"])), below(rng, 2))
+        lines.insert(1 + below(rng, len(lines)), recalled(pick(rng, data("templates")["background"]), line))
+    low, high = data("templates")["article_lines"]
+    used_lines: set[str] = set()
+    for _ in range(max(3, low + below(rng, high - low + 1) - 2 - len(lines))):
+        lines.insert(1 + below(rng, len(lines)), _filler(rng, outlet, world, used_lines))
+    paragraphs = [pick(rng, outlet["openings"]) + " " + lines[0]]
+    start = 1
     while start < len(lines):
-        end = start + 1 + below(rng, 2)
+        end = start + 1 + below(rng, 3)
         paragraphs.append(" ".join(lines[start:end]))
         start = end
     paragraphs.append(pick(rng, outlet["closings"]))
@@ -94,16 +170,18 @@ def news_records(world: World, seed: int, articles: int) -> list[dict[str, Any]]
     """Every article of the timeline as a release news record (markup in the text, as released)."""
     outlets = data("templates")["outlets"]
     records = []
+    written: dict[tuple[str, int, int], str] = {}
     for event, day in enumerate(world.dates):
         rng = stream(seed, "neoqa", "articles", world.index, event)
         facts = world.event_facts(event)
+        earlier = [fact for before in range(event) for fact in world.event_facts(before)]
         count = event_articles(rng, articles)
-        written: dict[tuple[str, int, int], str] = {}
         event_id, date = f"{world.timeline_id}:E{event}", day.isoformat()  # the same for the event's articles
         prefix = article_id_prefix(world, event)
         for number in range(count):
             outlet = outlets[number % len(outlets)]
             stated = stated_items(rng, facts, number, count)
+            background = background_items(rng, stated, earlier)
             headline = pick(rng, outlet["headlines"]).format(name=pick(rng, stated).subject.marked())
             records.append(
                 {
@@ -111,11 +189,11 @@ def news_records(world: World, seed: int, articles: int) -> list[dict[str, Any]]
                     "article_id": prefix + str(number),
                     "event_id": event_id,
                     "headline": headline,
-                    "passages": _paragraphs(rng, outlet, stated, written),
+                    "passages": _paragraphs(rng, outlet, world, stated, background, written),
                     "created_at": event,
                     "date": date,
                     "news_profile": outlet["profile"],
-                    "used_items": [fact.item_id for fact in stated],
+                    "used_items": [fact.item_id for fact in stated + background],
                     "unsure_evidences": [],
                 }
             )

@@ -14,12 +14,12 @@ from contextlib import contextmanager
 from typing import Any
 
 from leakproof_qa.builders.neoqa.articles import news_records
-from leakproof_qa.builders.neoqa.instances import InstanceBuilder
+from leakproof_qa.builders.neoqa.generated_instances import GeneratedInstanceBuilder
 from leakproof_qa.builders.neoqa.questions import multi_hop_records, stating_articles, time_span_records
 from leakproof_qa.builders.neoqa.release import news_row, question_row, timeline_row
 from leakproof_qa.builders.neoqa.settings import RAW_SUBSETS, Settings
 from leakproof_qa.builders.neoqa.timeline import timeline_record
-from leakproof_qa.builders.neoqa.world import draw_world
+from leakproof_qa.builders.neoqa.world import World, draw_world
 
 LICENSE = "cc-by-4.0"
 LICENSE_NOTICE = (
@@ -32,6 +32,13 @@ def timeline_records(
     settings: Settings, index: int, kinds: tuple[str, ...] = RAW_SUBSETS
 ) -> dict[str, list[dict[str, Any]]]:
     """The release records of timeline `index`: those of `kinds` (timelines, news, questions)."""
+    return world_records(settings, index, kinds)[1]
+
+
+def world_records(
+    settings: Settings, index: int, kinds: tuple[str, ...] = RAW_SUBSETS
+) -> tuple[World, dict[str, list[dict[str, Any]]]]:
+    """Timeline `index`'s world and its release records of `kinds` (the instance sets read the world's facts)."""
     world = draw_world(settings.seed, index, settings.events, settings.items_per_event)
     records: dict[str, list[dict[str, Any]]] = {}
     if "timelines" in kinds:
@@ -43,7 +50,7 @@ def timeline_records(
         stating = stating_articles(news)  # both kinds of question ask which articles state an item
         questions = multi_hop_records(world, settings.seed, news, settings.multi_hop, stating)
         records["questions"] = questions + time_span_records(world, settings.seed, news, settings.time_span, stating)
-    return records
+    return world, records
 
 
 def release_records(settings: Settings) -> dict[str, list[dict[str, Any]]]:
@@ -85,15 +92,23 @@ def timeline_rows(
     settings: Settings, index: int, kinds: tuple[str, ...] = RAW_SUBSETS
 ) -> dict[str, list[dict[str, Any]]]:
     """Timeline `index`'s records of `kinds` as validated rows (markup stripped, as release.read_rows gives them)."""
+    return world_rows(settings, index, kinds)[1]
+
+
+def world_rows(
+    settings: Settings, index: int, kinds: tuple[str, ...] = RAW_SUBSETS
+) -> tuple[World, dict[str, list[dict[str, Any]]]]:
+    """Timeline `index`'s world and its records of `kinds` as validated rows."""
+    world, records_of = world_records(settings, index, kinds)
     rows: dict[str, list[dict[str, Any]]] = {}
     made: dict[tuple[str, int], Any] = {}  # question parts the records share, made once (release.question_row)
-    for kind, records in timeline_records(settings, index, kinds).items():
+    for kind, records in records_of.items():
         where = f"generated {kind} of timeline {index}"
         if kind == "questions":
             rows[kind] = [question_row(record, where, made) for record in records]
         else:
             rows[kind] = [_ROW[kind](record, where) for record in records]
-    return rows
+    return world, rows
 
 
 def subset_rows(settings: Settings, index: int, subsets: tuple[str, ...]) -> dict[str, list[dict[str, Any]]]:
@@ -102,11 +117,11 @@ def subset_rows(settings: Settings, index: int, subsets: tuple[str, ...]) -> dic
         kind for kind in RAW_SUBSETS if kind in subsets or kind != "timelines" and set(subsets) - set(RAW_SUBSETS)
     )
     with _no_cycle_collection():
-        rows = timeline_rows(settings, index, kinds)
+        world, rows = world_rows(settings, index, kinds)
         made = {subset: rows[subset] for subset in subsets if subset in RAW_SUBSETS}
         instance_sets = [subset for subset in subsets if subset not in RAW_SUBSETS]
         if instance_sets:
-            builder = InstanceBuilder(rows["questions"], rows["news"], seed=settings.seed)
+            builder = GeneratedInstanceBuilder(rows["questions"], rows["news"], world, seed=settings.seed)
             made.update({subset: builder.build(subset) for subset in instance_sets})
     return made
 
@@ -146,12 +161,14 @@ class GeneratedSplit:
         if self.subset in RAW_SUBSETS:
             return subset_rows(self.settings, index, (self.subset,))[self.subset]
         with _no_cycle_collection():
-            rows = timeline_rows(self.settings, index, ("news", "questions"))
+            world, rows = world_rows(self.settings, index, ("news", "questions"))
             articles = {row["article_id"]: _document(row) for row in rows["news"]}
             return [
                 {
                     **row,
                     "documents": [articles[i] for i in row["use_evidence_documents"]] if self.include_documents else [],
                 }
-                for row in InstanceBuilder(rows["questions"], rows["news"], seed=self.settings.seed).build(self.subset)
+                for row in GeneratedInstanceBuilder(rows["questions"], rows["news"], world, seed=self.settings.seed).build(
+                    self.subset
+                )
             ]

@@ -323,10 +323,15 @@ class InstanceBuilder:
         irrelevant_article_ids: list[str] | None = None,
         removed_article_ids: list[str] | None = None,
         missing_evidence_ids: list[str] | None = None,
+        options: list[str] | None = None,
     ) -> dict[str, Any]:
         """Assemble one instance row (documents by id; the face attaches their text); an id list not given is
-        empty."""
-        options, gold, gold_index = self._answer(family, question, answerable)
+        empty; `options`: the row's own, where rows have their own (generated NeoQA), else the family's."""
+        if options is None:
+            options, gold, gold_index = self._answer(family, question, answerable)
+        else:
+            gold = question["answer"] if answerable == SUFFICIENT else DEFLECTION_OPTION
+            gold_index = options.index(gold)
         documents = list(documents)
         row = {
             "instance_id": instance_id(question["question_id"], documents, self._documents_hash(documents)),

@@ -4,13 +4,18 @@ multi-hop question its premise variants with true-premise controls worded the sa
 * multi-hop: item 1 names the bridge entity B as the object of (S, r1), item 2 gives B's r2; the question
   describes B through S ("the organization that S joined") and asks for r2's object, as of the later event.
 * time-span: the days between two items with different days, within or across events.
-* variants of a multi-hop question add a detail to the bridge's description: its day ("on March 3, 2025": the true
-  day is a control, answerable; another day is a false premise) or its place ("in Harrowmere", only for relations
-  that take a place: the stated place is a control; a place when item 1 states none is uncertain specificity).
-  So both wordings occur in answerable and must-refuse questions, and only the articles tell them apart.
+* variants of a multi-hop question add a detail to the bridge's description, drawn from the pool its control's comes
+  from (spec/validity.md): a day ("on March 3, 2025": the bridge's own day is a control, answerable; the day of
+  another item of the bridge's event that the question's evidence articles state is a false premise) or a place ("in
+  Harrowmere", only for relations that take a place: the bridge's stated place is a control; when the bridge states
+  none, the place of another item the evidence articles state is uncertain specificity). Both details are shown by the
+  documents for some fact, before the question's date, in answerable and must-refuse questions alike: looking the day
+  or place up tells nothing, only linking it to the bridge's fact does. A question gets a day control and a false
+  premise together, or neither.
 
 Every answer is checked unique among the items up to the question date (`answer_is_unique`); a question that fails
-is not asked. Options: the answer, five distractors of its type (from the timeline first), and Unanswerable.
+is not asked. A record's options are made as each instance row's are (builders/neoqa/options.py), from every past
+article: the answer, sibling answers of its type, and Unanswerable.
 """
 
 from __future__ import annotations
@@ -18,20 +23,18 @@ from __future__ import annotations
 import datetime
 import hashlib
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from leakproof_qa.builders.neoqa.articles import written_date
 from leakproof_qa.builders.neoqa.instances import DEFLECTION_OPTION
-from leakproof_qa.builders.neoqa.world import ENTITY_KINDS, Entity, Fact, World, data, entity_name, literal
-from leakproof_qa.builders.rng import below, pick, shuffled, stream
+from leakproof_qa.builders.neoqa.options import Asked, Siblings, draw_options, option_count
+from leakproof_qa.builders.neoqa.world import Entity, Fact, World, data, relations
+from leakproof_qa.builders.rng import pick, shuffled, stream
 
-DISTRACTORS = 5
 TRIES = 8
 """Pairs of items drawn per time-span question asked, at most."""
-FALSE_DAYS = 9
-"""A false-premise day lies 1 to FALSE_DAYS days before or after the true one."""
 
 
 @dataclass(frozen=True)
@@ -69,87 +72,24 @@ def answer_is_unique(world: World, question: MultiHop, counts: list[Counter[tupl
 
 
 def multi_hop_candidates(world: World) -> list[MultiHop]:
-    """Every pair of items chained through a bridge entity, in item order."""
-    relations = data("templates")["relations"]
+    """Every pair of items chained through a bridge entity, in item order (none whose answer is the entity the
+    question names: "whom did the organization that Ann joined appoint?" is not asked when it is Ann)."""
+    catalog = relations()
     by_subject: dict[str, list[Fact]] = defaultdict(list)
     for fact in world.facts:
         by_subject[fact.subject.id].append(fact)
     return [
         MultiHop(bridge, answer)
         for bridge in world.facts
-        if isinstance(bridge.obj, Entity) and relations[bridge.relation]["noun"]
+        if isinstance(bridge.obj, Entity) and catalog[bridge.relation]["noun"]
         for answer in by_subject[bridge.obj.id]
+        if not (isinstance(answer.obj, Entity) and answer.obj.id == bridge.subject.id)
     ]
 
 
 def question_id(world: World, *parts: object) -> str:
     """A release-style question id: 64 hex digits from the timeline and the question's parts."""
     return hashlib.sha256(":".join(map(str, (world.timeline_id, *parts))).encode()).hexdigest()
-
-
-def _fresh(rng: Any, world: World, kind: str) -> str:
-    """A value of `kind` for a distractor when the timeline has too few: a new name, amount or count."""
-    if kind in ENTITY_KINDS:
-        return entity_name(rng, kind, world.genre)
-    return literal(rng, kind)
-
-
-def distractors(rng: Any, world: World, kind: str, answer: str, pools: Sequence[Iterable[str]]) -> list[str]:
-    """Five distractors of the answer's type: from the first of `pools` (values the items up to the question
-    mention, as they mention the answer, each as often as mentioned: a list with repeats or a Counter), those
-    mentioned about as often as the answer first, so that how often the articles name an option does not point to
-    the gold; then the next pool (the rest of the timeline's), then fresh values."""
-    chosen: list[str] = []  # every candidate of the pools so far, while fewer than DISTRACTORS
-    for pool in pools:
-        mentions = Counter(pool)
-        order = shuffled(rng, sorted(mentions))  # drawn even when the pools before gave enough: the stream moves on
-        if len(chosen) < DISTRACTORS:
-            candidates = [v for v in order if v != answer and v not in chosen]
-            distance = [abs(mentions[v] - mentions[answer]) for v in candidates]
-            closest = sorted(range(len(candidates)), key=distance.__getitem__)  # stable: ties keep the shuffled order
-            chosen += [candidates[i] for i in closest[: DISTRACTORS - len(chosen)]]  # the rest would be cut
-    while len(chosen) < DISTRACTORS:
-        value = _fresh(rng, world, kind) if kind != "days" else f"{1 + below(rng, 120)} days"
-        if value != answer and value not in chosen:
-            chosen.append(value)
-    return chosen
-
-
-def _mentions(world: World, kind: str, copies: Counter[str]) -> list[tuple[int, str, int]]:
-    """Each value of `kind` an item names, in item order: (the item's event, the value, how many articles state the
-    item, at least one). Made once per kind for every question's pools."""
-    if kind in ENTITY_KINDS:
-        return [
-            (fact.event, e.name, max(1, copies[fact.item_id]))
-            for fact in world.facts
-            for e in fact.entities()
-            if e.kind == kind
-        ]
-    relations = data("templates")["relations"]
-    return [
-        (fact.event, fact.object_text(), max(1, copies[fact.item_id]))
-        for fact in world.facts
-        if relations[fact.relation]["object"] == kind
-    ]
-
-
-def _pools(
-    world: World,
-    kind: str,
-    event: int,
-    copies: Counter[str] | None = None,
-    mentions: list[tuple[int, str, int]] | None = None,
-) -> list[Counter[str]]:
-    """The timeline's values of `kind`, each counted once per article stating an item that names it (`copies`:
-    articles per item; once per item without it): those up to `event`, then the others (`mentions`:
-    _mentions(world, kind, copies), when made)."""
-    mentions = _mentions(world, kind, copies or Counter()) if mentions is None else mentions
-    pools: list[Counter[str]] = [Counter(), Counter()]
-    for day, value, times in mentions:
-        pools[day > event][value] += times
-    if kind in ENTITY_KINDS:  # the rest of the cast, each once, whether named or not
-        pools[1] = Counter(entity.name for entity in world.cast[kind])
-    return pools
 
 
 def stating_articles(articles: list[dict[str, Any]]) -> dict[str, list[tuple[str, str]]]:
@@ -188,47 +128,99 @@ def _record(world: World, base: dict[str, Any], **fields: Any) -> dict[str, Any]
     return {"timeline_id": world.timeline_id, **base, **fields}
 
 
-def _options(rng: Any, world: World, kind: str, answer: str, pools: Sequence[Iterable[str]]) -> dict[str, Any]:
-    wrong = distractors(rng, world, kind, answer, pools)
-    return {
-        "answer": answer,
-        "distractors": [
-            {"answer": d, "explanation": f"Not what the articles state ({kind}).", "distractor-sentences": []}
-            for d in wrong
-        ],
-        "answer_options": [answer, *wrong, DEFLECTION_OPTION],
-    }
+class _Timeline:
+    """What every question of one timeline asks of its articles: which state each item, which items the articles up
+    to a date state, and the sibling answers among them."""
+
+    def __init__(self, world: World, articles: list[dict[str, Any]], stating: Mapping[str, list[tuple[str, str]]]):
+        self.world, self.articles, self.stating = world, articles, stating
+        self.used = {article["article_id"]: article["used_items"] for article in articles}
+        self.siblings = Siblings(world)
+        self._upto: dict[str, frozenset[str]] = {}
+
+    def stated_upto(self, date: str) -> frozenset[str]:
+        """The items the articles dated on or before `date` state."""
+        if date not in self._upto:
+            self._upto[date] = frozenset(i for a in self.articles if a["date"] <= date for i in a["used_items"])
+        return self._upto[date]
+
+    def stated_by(self, article_ids: Sequence[str]) -> set[str]:
+        """The items these articles state."""
+        return {item for article in article_ids for item in self.used[article]}
+
+    def options(self, rng: Any, asked: Asked, date: str) -> dict[str, Any]:
+        """A record's options: the answer and sibling answers that the articles up to `date` state, and Unanswerable
+        (the instance rows draw their own, from what each shows)."""
+        values = self.siblings.values(asked, self.stated_upto(date))
+        chosen = draw_options(rng, asked, values, option_count([values]))
+        wrong = [option for option in chosen if option != asked.gold]
+        return {
+            "answer": asked.gold,
+            "distractors": [
+                {"answer": d, "explanation": "A sibling answer: what the articles state for a related question.",
+                 "distractor-sentences": []}
+                for d in wrong
+            ],
+            "answer_options": [*chosen, DEFLECTION_OPTION],
+        }
+
+    def evidence(self, items: list[str], date: str) -> dict[str, Any]:
+        sets = sufficient_sets(self.articles, items, date, self.stating)
+        pairs = [s for s in sets if len(s) == 2]
+        return {
+            "sufficient_article_ids": (pairs or sets or [[]])[0],
+            "all_sufficient_article_id_combinations": sets,
+        }
 
 
-def _evidence(
-    articles: list[dict[str, Any]], items: list[str], date: str, index: Mapping[str, list[tuple[str, str]]]
-) -> dict[str, Any]:
-    sets = sufficient_sets(articles, items, date, index)
-    pairs = [s for s in sets if len(s) == 2]
-    return {
-        "sufficient_article_ids": (pairs or sets or [[]])[0],
-        "all_sufficient_article_id_combinations": sets,
-    }
+def premise_day(rng: Any, hop: MultiHop, shown: set[str], facts: Mapping[str, Fact]) -> datetime.date | None:
+    """A false premise's day: the day of another item of the bridge's event that the evidence articles state (one
+    about the question's named entity where there is one), on another day than the bridge's; None when there is none."""
+    bridge = hop.bridge
+    pool = [
+        facts[item]
+        for item in sorted(shown)
+        if item in facts and facts[item].event == bridge.event and facts[item].day != bridge.day
+    ]
+    same = [fact for fact in pool if fact.subject.id == bridge.subject.id]
+    return pick(rng, same or pool).day if pool else None
 
 
-def _variants(rng: Any, world: World, hop: MultiHop, parent: dict[str, Any]) -> Iterator[dict[str, Any]]:
-    """The premise controls (answerable), the false premise and the uncertain-specificity variant of a question."""
+def premise_place(rng: Any, hop: MultiHop, shown: set[str], facts: Mapping[str, Fact]) -> Entity | None:
+    """An uncertain-specificity place: the place another item the evidence articles state has (one of the bridge's
+    event where there is one), never an entity the bridge names; None when there is none."""
+    named = {entity.id for entity in hop.bridge.entities()}
+    pool = [
+        facts[item]
+        for item in sorted(shown)
+        if item in facts and facts[item].place is not None and facts[item].place.id not in named  # type: ignore[union-attr]
+    ]
+    same = [fact for fact in pool if fact.event == hop.bridge.event]
+    return pick(rng, same or pool).place if pool else None
+
+
+def _variants(
+    rng: Any, world: World, hop: MultiHop, parent: dict[str, Any], shown: set[str], facts: Mapping[str, Fact]
+) -> Iterator[dict[str, Any]]:
+    """The premise controls (answerable), the false premise and the uncertain-specificity variant of a question, each
+    detail from what the evidence articles (`shown`: the items they state) show."""
     templates = data("templates")
     bridge = hop.bridge
-    relations = templates["relations"]
-    noun = relations[bridge.relation]["noun"].format(s=bridge.subject.name)
-    ask = relations[hop.answer.relation]["ask"]
-    shift = (1 + below(rng, FALSE_DAYS)) * (1 if rng.random() < 0.5 else -1)
-    wrong_day = bridge.day + datetime.timedelta(days=shift)
-    details = [
-        ("date", "premise-control", written_date(bridge.day, 0)),
-        ("date", "false-premise", written_date(wrong_day, 0)),
-    ]
-    if relations[bridge.relation]["places"]:
+    catalog = relations()
+    noun = catalog[bridge.relation]["noun"].format(s=bridge.subject.name)
+    ask = catalog[hop.answer.relation]["ask"]
+    details = []
+    wrong_day = premise_day(rng, hop, shown, facts)
+    if wrong_day is not None:
+        details += [
+            ("date", "premise-control", written_date(bridge.day, 0)),
+            ("date", "false-premise", written_date(wrong_day, 0)),
+        ]
+    if catalog[bridge.relation]["places"]:
         if bridge.place is not None:
             details.append(("place", "premise-control", bridge.place.name))
-        else:
-            details.append(("place", "uncertain-specificity", pick(rng, world.cast["location"]).name))
+        elif (place := premise_place(rng, hop, shown, facts)) is not None:
+            details.append(("place", "uncertain-specificity", place.name))
     for detail, variant, value in details:
         phrase = templates["details"][detail].format(date=value, place=value)
         unanswerable = variant != "premise-control"
@@ -257,12 +249,10 @@ def multi_hop_records(
     """Up to `limit` multi-hop questions with unique answers, each followed by its variants (`stating_index`:
     stating_articles(articles), when made)."""
     rng = stream(seed, "neoqa", "multi-hop", world.index)
-    copies = Counter(item for article in articles for item in article["used_items"])
-    index = stating_articles(articles) if stating_index is None else stating_index
-    relations = data("templates")["relations"]
+    timeline = _Timeline(world, articles, stating_articles(articles) if stating_index is None else stating_index)
+    facts = timeline.siblings.facts
+    catalog = relations()
     counts = item_counts(world)
-    pooled: dict[tuple[str, int], list[Counter[str]]] = {}
-    mentioned: dict[str, list[tuple[int, str, int]]] = {}
     records: list[dict[str, Any]] = []
     asked = 0
     for hop in shuffled(rng, multi_hop_candidates(world)):
@@ -270,17 +260,19 @@ def multi_hop_records(
             break
         if not answer_is_unique(world, hop, counts):
             continue
-        kind = relations[hop.answer.relation]["object"]
-        if (kind, hop.event) not in pooled:
-            if kind not in mentioned:
-                mentioned[kind] = _mentions(world, kind, copies)
-            pooled[kind, hop.event] = _pools(world, kind, hop.event, copies, mentioned[kind])
-        pools = pooled[kind, hop.event]
-        if len(set(pools[0]) - {hop.answer.object_text()}) < DISTRACTORS:
-            continue  # too few values the articles mention beside the answer: an unmentioned option is no decoy
         date = world.dates[hop.event].isoformat()
         items = [hop.bridge.item_id, hop.answer.item_id]
-        noun = relations[hop.bridge.relation]["noun"].format(s=hop.bridge.subject.name)
+        evidence = timeline.evidence(items, date)
+        if not evidence["all_sufficient_article_id_combinations"]:
+            continue
+        noun = catalog[hop.bridge.relation]["noun"].format(s=hop.bridge.subject.name)
+        question = Asked(
+            "multi-hop",
+            hop.answer.object_text(),
+            anchor=hop.bridge.subject.id,
+            relation=hop.answer.relation,
+            bridge_relation=hop.bridge.relation,
+        )
         parent = _record(
             world,
             {
@@ -288,27 +280,30 @@ def multi_hop_records(
                 "parent_question_id": None,
                 "category": "multi-hop",
                 "evidence_ids": items,
-                "question": relations[hop.answer.relation]["ask"].format(x=noun),
+                "question": catalog[hop.answer.relation]["ask"].format(x=noun),
                 "date": date,
                 "created_at": hop.event,
-                **_options(rng, world, kind, hop.answer.object_text(), pools),
-                **_evidence(articles, items, date, index),
+                **timeline.options(rng, question, date),
+                **evidence,
                 "meta": {
                     "bridge_entity": hop.bridge.obj.name,  # type: ignore[union-attr]
-                    "answer_kind": kind,
+                    "answer_kind": catalog[hop.answer.relation]["object"],
                     "variant": "plain",
                     "evidence_roles": {hop.bridge.item_id: "bridge", hop.answer.item_id: "answer"},
                 },
             },
         )
         records.append(parent)
-        records.extend(_variants(rng, world, hop, parent))
+        shown = timeline.stated_by(parent["sufficient_article_ids"])
+        records.extend(_variants(rng, world, hop, parent, shown, facts))
         asked += 1
     return records
 
 
 def _clause(fact: Fact) -> str:
-    return data("templates")["relations"][fact.relation]["clause"].format(s=fact.subject.name, o=fact.object_text())
+    return relations()[fact.relation]["clause"].format(
+        s=fact.subject.name, o=fact.object_text(), at=fact.at.name if fact.at else ""
+    )
 
 
 def time_span_records(
@@ -322,14 +317,12 @@ def time_span_records(
     (`stating_index`: stating_articles(articles), when made)."""
     rng = stream(seed, "neoqa", "time-span", world.index)
     templates = data("templates")
+    timeline = _Timeline(world, articles, stating_articles(articles) if stating_index is None else stating_index)
     triples: dict[str, int] = defaultdict(int)
     for fact in world.facts:
         triples[_clause(fact)] += 1
-    days = sorted({fact.day.toordinal() for fact in world.facts})
-    spans = sorted({f"{n} days" for n in {b - a for i, a in enumerate(days) for b in days[i + 1 :]}})
     records: list[dict[str, Any]] = []
     tried: set[tuple[str, str]] = set()
-    index = stating_articles(articles) if stating_index is None else stating_index
     for _ in range(limit * TRIES):
         if len(records) == limit:
             break
@@ -342,7 +335,11 @@ def time_span_records(
         event = max(first.event, second.event)
         date = world.dates[event].isoformat()
         items = [first.item_id, second.item_id]
+        evidence = timeline.evidence(items, date)
+        if not evidence["all_sufficient_article_id_combinations"]:
+            continue
         answer = templates["days"].format(n=(second.day - first.day).days)
+        question = Asked("time-span", answer, items=(first.item_id, second.item_id))
         records.append(
             _record(
                 world,
@@ -354,8 +351,8 @@ def time_span_records(
                     "question": templates["time_span"].format(a=_clause(first), b=_clause(second)),
                     "date": date,
                     "created_at": event,
-                    **_options(rng, world, "days", answer, [spans]),
-                    **_evidence(articles, items, date, index),
+                    **timeline.options(rng, question, date),
+                    **evidence,
                     "meta": {
                         "answer_kind": "days",
                         "variant": "plain",

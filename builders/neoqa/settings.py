@@ -49,11 +49,12 @@ class Settings(Declared):
         expected="2 to 60",
     )
     items_per_event: int = setting(
-        6,
+        24,
         stage="world",
-        help="outline items (atomic dated facts) per event",
-        check=lambda v: 2 <= v <= 30,
-        expected="2 to 30",
+        help="outline items (atomic dated facts) per event on average (each event draws within a sixth of it; the "
+        "paper's 20 to 30)",
+        check=lambda v: 2 <= v <= 40,
+        expected="2 to 40",
     )
     articles_per_event: int = setting(
         12,

@@ -11,8 +11,6 @@ from leakproof_qa.builders.neoqa.articles import sentence
 from leakproof_qa.builders.neoqa.world import Entity, Fact, World, data
 
 
-def _description(entity: Entity, world: World) -> str:
-    return f"A fictional {entity.kind} in the {world.genre['category'].lower()} timeline {world.timeline_id}."
 
 
 def _listed_order(entity: Entity) -> tuple[str, int]:
@@ -32,7 +30,7 @@ class _Known:
         self.entities: dict[str, Entity] = {}
         self.history: dict[str, list[dict[str, Any]]] = {}
         self.kb: dict[str, dict[str, str]] = {}
-        self.descriptions: dict[str, str] = {}
+        self.records: dict[str, dict[str, Any]] = {}  # entity id -> its record (description, born, ...)
         self.order: list[Entity] = []  # the known entities by kind, then number: the order a snapshot lists them
         self.shown: dict[str, dict[str, Any]] = {}  # entity id -> its snapshot entry, as of the last item naming it
         self.changed: dict[str, None] = {}  # ids of the entities an item named since the last snapshot, in order
@@ -44,7 +42,7 @@ class _Known:
         for entity in fact.entities():
             if entity.id not in self.entities:
                 self.entities[entity.id] = entity
-                self.descriptions[entity.id] = _description(entity, self.world)
+                self.records[entity.id] = self.world.records[entity.id]
                 self.history[entity.id] = []
                 bisect.insort(self.order, entity, key=_listed_order)
             self.history[entity.id].append(entry)
@@ -57,7 +55,7 @@ class _Known:
             "id": entity.id,
             "name": entity.name,
             "entity_class": entity.kind,
-            "description": self.descriptions[entity.id],
+            **self.records[entity.id],
             "history": list(self.history[entity.id]),
             "kb": dict(sorted(self.kb.get(entity.id, {}).items())),
         }
@@ -99,8 +97,8 @@ def timeline_record(world: World) -> dict[str, Any]:
                 "event_id": f"{world.timeline_id}:E{event}",
                 "created_at": event,
                 "date": day.isoformat(),
-                "initial_summary": f"Event {event + 1} of {genre['event_types'][world.event_type].lower()} "
-                f"involving {facts[0].subject.marked()}.",
+                "initial_summary": f"{genre['event_types'][world.event_type]}, part {event + 1}: developments "
+                f"involving {world.focus[event][0].marked()} and {world.focus[event][1].marked()}.",
                 "used_named_entities": used,
                 "outline": [{"sentence": outline[fact.item_id], "id": fact.item_id, "pos": fact.pos} for fact in facts],
             }

@@ -1,0 +1,305 @@
+"""The instance sets of generated NeoQA: appendix E's three sets, with two changes only reading can see through
+(spec/validity.md). The official release's path keeps appendix E as the paper made it (builders/neoqa/instances.py).
+
+* **An insufficient row keeps its sufficient row's shape.** Where a required article is taken out, another article of
+  the same event (the same date) that does not mention the missing item takes its place, the one naming most of what
+  the removed one named: the same number of documents, dated alike. In the main set, whose sufficient row would show
+  every past article, the sufficient row leaves out as many articles that mention no required item, of the same
+  events, as its insufficient rows take out; each insufficient row leaves out that many in all, so every row of a
+  question shows the same number of articles, missing the same events' articles. Where an event has no article to
+  put in, the row shows one fewer (`GeneratedInstanceBuilder.unreplaced` counts them; docs/neoqa.md gives the share).
+* **Options per row** (builders/neoqa/options.py): the sibling answers the row's documents state, the gold among them
+  only where the documents state it within reach; every row of a question in a set has as many options, and a
+  false-premise or uncertain-specificity child shows its sufficient row's documents and options.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from leakproof_qa.builders.labels import INSUFFICIENT, SUFFICIENT, UNANSWERABLE
+from leakproof_qa.builders.neoqa.instances import ABLATION_SIZES, DEFLECTION_OPTION, Family, InstanceBuilder, family_shuffled
+from leakproof_qa.builders.neoqa.options import Asked, Siblings, draw_options, option_count
+from leakproof_qa.builders.neoqa.world import World
+from leakproof_qa.builders.rng import below, pick, stream
+
+Plan = tuple[Mapping[str, Any], str, list[str], dict[str, Any]]
+"""A row before its options: the question, its label, its documents and its other fields."""
+
+
+class GeneratedInstanceBuilder(InstanceBuilder):
+    """Appendix E's sets over one generated timeline, with insufficient rows shaped as their sufficient rows and
+    options made per row."""
+
+    def __init__(
+        self,
+        question_rows: Iterable[Mapping[str, Any]],
+        news_rows: Iterable[Mapping[str, Any]],
+        world: World,
+        seed: int = 1,
+    ) -> None:
+        """Index the timeline's questions, articles and facts."""
+        news = list(news_rows)
+        super().__init__(question_rows, news, seed=seed)
+        self.siblings = Siblings(world)
+        self.used = {row["article_id"]: tuple(row["used_items"]) for row in news}
+        self.event_articles: dict[int, list[str]] = defaultdict(list)  # event -> its articles, in canonical order
+        for article in sorted(self.articles.values(), key=lambda a: (a.date, a.created_at, a.article_id)):
+            self.event_articles[article.created_at].append(article.article_id)
+        facts = self.siblings.facts
+        self.named = {
+            article: frozenset(e.id for item in items if item in facts for e in facts[item].entities())
+            for article, items in self.used.items()
+        }
+        self.unreplaced: Counter[str] = Counter()  # set -> insufficient rows showing one article fewer
+        self.replaced: Counter[str] = Counter()  # set -> insufficient rows whose removed article was replaced
+        self.dropped: Counter[str] = Counter()  # set -> insufficient rows not made: no sibling answer within reach
+
+    # ------------------------------------------------------------------ the shape of a row
+
+    def _asked(self, family: Family) -> Asked:
+        """What the options of a family's rows are made for."""
+        question = family.parent
+        items = question["evidence_ids"]
+        if question["category"] == "time-span":
+            return Asked("time-span", question["answer"], items=tuple(items))
+        bridge, answer = (self.siblings.facts[item] for item in items)
+        return Asked(
+            "multi-hop",
+            question["answer"],
+            anchor=bridge.subject.id,
+            relation=answer.relation,
+            bridge_relation=bridge.relation,
+        )
+
+    def _stated(self, documents: Iterable[str]) -> set[str]:
+        """The items these articles state."""
+        return {item for article in documents for item in self.used[article]}
+
+    def _mentions_any(self, article: str, items: Iterable[str]) -> bool:
+        return any(article in self._mentioning[item] for item in items)
+
+    def replacement(
+        self,
+        question: Mapping[str, Any],
+        removed: str,
+        missing: Sequence[str],
+        taken: set[str],
+        rng: Any,
+        offers: Any = None,
+    ) -> str | None:
+        """A past article, not among `taken`, that mentions none of the `missing` items and looks most like
+        `removed`, drawn from `rng` among the best by, in turn:
+        * naming as many of the entities the question names as `removed` did (a question's entity missing from the
+          documents would tell the label);
+        * being of `removed`'s event, else of an event as near it as there is (dated alike);
+        * the sibling answers the row would offer with it in place (`offers`: a function of an article, counted up to
+          as many as the sufficient row offers), so that the options look alike;
+        * how many of the entities `removed` names it names, then how many of the missing items' relations it states
+          a fact of (where the removed article stated "X raised $36,000", the one in its place states what another
+          event raised).
+        None when no past article fits."""
+        event = self.articles[removed].created_at
+        asked = self._question_entities(question) & self.named[removed]
+        facts = self.siblings.facts
+        wanted = {facts[item].relation for item in missing if item in facts}
+        best: tuple[int, ...] | None = None
+        chosen: list[str] = []
+        for article in self.past_ids(question)[0]:
+            if article in taken or article == removed or self._mentions_any(article, missing):
+                continue
+            named = self.named[article]
+            like = (
+                len(asked & named),
+                -abs(self.articles[article].created_at - event),
+                offers(article) if offers else 0,
+                len(named & self.named[removed]),
+                len(wanted & {facts[i].relation for i in self.used[article] if i in facts}),
+            )
+            if best is None or like > best:
+                best, chosen = like, [article]
+            elif like == best:
+                chosen.append(article)
+        return pick(rng, chosen) if chosen else None
+
+    def _question_entities(self, question: Mapping[str, Any]) -> frozenset[str]:
+        """The entities a question's text names: the bridge's subject, or both facts' entities of a time span."""
+        facts = [self.siblings.facts[item] for item in question["evidence_ids"]]
+        if question["category"] == "time-span":
+            return frozenset(e.id for fact in facts for e in fact.entities() if e is not fact.place)
+        return frozenset({facts[0].subject.id})
+
+    def _left_out(self, events: Sequence[int], pool: list[str], rng: Any) -> list[str]:
+        """Articles of `pool` (mentioning no required item) to leave out, one per event of `events`: of that event
+        where there is one, else of the nearest event that has one."""
+        left: list[str] = []
+        free = list(pool)
+        for event in events:
+            if not free:
+                break
+            nearest = min(abs(self.articles[a].created_at - event) for a in free)
+            choice = pick(rng, [a for a in free if abs(self.articles[a].created_at - event) == nearest])
+            free.remove(choice)
+            left.append(choice)
+        return left
+
+    # ------------------------------------------------------------------ options
+
+    def _rows(self, family: Family, set_name: str, plans: list[Plan]) -> list[dict[str, Any]]:
+        """The planned rows of one question in one set, each with its options: every row as many (the fewest its
+        documents offer), rows showing the same documents the same options in the same order. An insufficient row
+        whose documents state no sibling answer within reach is not made (its options could only be far from the
+        question's entity, which would tell its label; `dropped` counts them)."""
+        asked = self._asked(family)
+        values: dict[tuple[str, ...], list[str]] = {}
+        for _, _, documents, _ in plans:
+            key = tuple(documents)
+            if key not in values:
+                values[key] = self.siblings.values(asked, self._stated(documents))
+        kept = [plan for plan in plans if values[tuple(plan[2])] or plan[1] != INSUFFICIENT]
+        self.dropped[set_name] += len(plans) - len(kept)
+        size = option_count([values[tuple(plan[2])] for plan in kept])
+        options: dict[tuple[str, ...], list[str]] = {}
+        rows = []
+        for question, answerable, documents, extra in kept:
+            key = tuple(documents)
+            if key not in options:
+                rng = stream(self.seed, "neoqa", "row-options", set_name, family.family_id, ",".join(key))
+                drawn = draw_options(rng, asked, values[key], size)
+                drawn.insert(below(rng, len(drawn) + 1), DEFLECTION_OPTION)
+                options[key] = drawn
+            rows.append(self._instance(family, question, answerable, documents, options=options[key], **extra))
+        return rows
+
+    def _child_plans(self, family: Family, documents: list[str], extra: dict[str, Any]) -> list[Plan]:
+        keep = {k: extra[k] for k in ("sufficient_article_ids", "irrelevant_article_ids") if k in extra}
+        return [(child, UNANSWERABLE, documents, keep) for child in self.sampled_children(family)]
+
+    # ------------------------------------------------------------------ the three sets
+
+    def neoqa(self) -> list[dict[str, Any]]:
+        """The main set: every past article but as many left out of each row (see the module's docstring)."""
+        rows: list[dict[str, Any]] = []
+        for family in self.families:
+            question = family.parent
+            past, past_set = self.past_ids(question)
+            required = question["evidence_ids"]
+            if not self.sufficient(past_set, required):
+                continue
+            shown = family_shuffled(self.seed, "documents", family.family_id, past)
+            removals: dict[tuple[str, ...], list[str]] = {}  # articles taken out -> the items left unmentioned
+            mentioned = self.mentioned_among(shown, required)
+            for item in dict.fromkeys(required):
+                removed = tuple(a for a in shown if a in self._mentioning[item])
+                if removed not in removals:
+                    removals[removed] = [i for i in required if mentioned[i] <= set(removed)]
+            most = max(removals, key=len) if removals else ()
+            profile = [self.articles[a].created_at for a in most]
+            pool = [a for a in shown if not self._mentions_any(a, required)]
+            rng = stream(self.seed, "neoqa", "left-out", family.family_id)
+            left = set(self._left_out(profile, pool, rng))
+            documents = [a for a in shown if a not in left]
+            plans: list[Plan] = [(question, SUFFICIENT, documents, {})]
+            for removed, missing in removals.items():
+                events = Counter(profile)  # the events the sufficient row misses articles of, less those removed here
+                events.subtract(self.articles[a].created_at for a in removed)
+                wanted = (sorted(events.elements()) + profile)[: len(most) - len(removed)]
+                out = set(removed) | set(self._left_out(wanted, pool, rng))
+                plans.append(
+                    (
+                        question,
+                        INSUFFICIENT,
+                        [a for a in shown if a not in out],
+                        {"removed_article_ids": list(removed), "missing_evidence_ids": missing},
+                    )
+                )
+            plans += self._child_plans(family, documents, {})
+            rows += self._rows(family, "neoqa", plans)
+        return rows
+
+    def _replaced(
+        self,
+        family: Family,
+        set_name: str,
+        shown: list[str],
+        minimal: list[str],
+        taken: set[str],
+        extra: dict[str, Any],
+    ) -> list[Plan]:
+        """Insufficient rows of `shown`: each minimal-set article whose removal leaves a required item unmentioned,
+        replaced in its place by another article of its event (see replacement; drawn alike for every size of a
+        context ablation)."""
+        plans: list[Plan] = []
+        rng = stream(self.seed, "neoqa", "replacement", set_name, family.family_id)
+        asked = self._asked(family)
+        target = len(set(self.siblings.values(asked, self._stated(shown))))
+        for removed, missing in self._gaps(family.parent, shown, minimal):
+            rest = [a for a in shown if a != removed]
+            stated = self._stated(rest)
+
+            def offers(article: str) -> int:
+                return min(target, len(set(self.siblings.values(asked, stated.union(self.used[article])))))
+
+            instead = self.replacement(family.parent, removed, missing, taken, rng, offers)
+            documents = [instead if a == removed else a for a in shown] if instead else rest
+            (self.replaced if instead else self.unreplaced)[set_name] += 1
+            plans.append(
+                (
+                    family.parent,
+                    INSUFFICIENT,
+                    documents,
+                    {
+                        "sufficient_article_ids": list(minimal),
+                        "removed_article_ids": [removed],
+                        "missing_evidence_ids": list(missing),
+                        **extra,
+                    },
+                )
+            )
+        return plans
+
+    def optimal_evidence(self) -> list[dict[str, Any]]:
+        """The minimal sufficient articles only (appendix E.1), insufficient rows with a replacement article."""
+        rows: list[dict[str, Any]] = []
+        for family in self.families:
+            minimal = self.minimal_sufficient_set(family.parent)
+            if minimal is None:
+                continue
+            shown = family_shuffled(self.seed, "optimal-evidence", family.family_id, minimal)
+            extra = {"sufficient_article_ids": list(minimal)}
+            plans: list[Plan] = [(family.parent, SUFFICIENT, shown, extra)]
+            plans += self._replaced(family, "optimal-evidence", shown, minimal, set(shown), {})
+            plans += self._child_plans(family, shown, extra)
+            rows += self._rows(family, "optimal-evidence", plans)
+        return rows
+
+    def context_ablation(self, sizes: Sequence[int] = ABLATION_SIZES) -> list[dict[str, Any]]:
+        """Appendix E.3's nested irrelevant samples around the minimal pair, insufficient rows with a replacement
+        article in the removed one's place."""
+        rows: list[dict[str, Any]] = []
+        most = max(sizes)
+        for family in self.families:
+            question = family.parent
+            minimal = self.minimal_sufficient_set(question)
+            if minimal is None or len(minimal) != 2:
+                continue
+            ids = self._irrelevant_ids(question, minimal)
+            if len(ids) < most:
+                continue
+            sample = family_shuffled(self.seed, "context-ablation", family.family_id, ids)[:most]
+            arrangement = family_shuffled(self.seed, "context-ablation:order", family.family_id, list(minimal) + sample)
+            taken = set(minimal) | set(sample)  # a replacement is no irrelevant article of any size
+            for size in sorted(sizes):
+                irrelevant = sample[:size]
+                keep = set(minimal) | set(irrelevant)
+                shown = list(filter(keep.__contains__, arrangement))
+                extra = {"sufficient_article_ids": list(minimal), "irrelevant_article_ids": irrelevant}
+                plans: list[Plan] = [(question, SUFFICIENT, shown, extra)]
+                plans += self._replaced(
+                    family, "context-ablation", shown, minimal, taken, {"irrelevant_article_ids": irrelevant}
+                )
+                plans += self._child_plans(family, shown, extra)
+                rows += self._rows(family, f"context-ablation:{size}", plans)
+        return rows

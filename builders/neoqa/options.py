@@ -1,0 +1,162 @@
+"""Answer options per row for generated NeoQA, made from what the row's documents state (spec/validity.md).
+
+A decoy is the answer of a sibling question, stated in the row's documents:
+
+* multi-hop (the question names an entity S and asks, through a bridge B, for a value of type T): every value of type
+  T within two stated facts of S. An entity of kind T that shares a stated fact with S, or with an entity that shares
+  one with S; a literal of the answer's own relation (so the same unit and range) whose subject is S or shares a
+  stated fact with S. These are the answers of the questions "the T that [something S did] ..." over the row's facts,
+  and the gold answer is one of them by construction (S -bridge- B -answer- gold), so how far an option sits from S in
+  the documents, how often they mention it, and what kind of fact states it are drawn alike for the gold and the
+  decoys: only what the relations mean tells them apart;
+* time-span (days between items a and b): the days between a, or b, and another item the documents state: the answers
+  of the same question with one of its facts changed.
+
+Where a row's documents state fewer siblings than decoys wanted, it gets fewer options; every row of one question in
+one instance set gets the same number (the fewest any of them has, at least one), so the number of options does not
+tell a row's label. The gold answer is an option only where the row's documents state it within reach (as the other
+options are); where they do not, one more decoy takes its place. Number answers (days, money, counts, percentages,
+quantities) draw the gold's rank among the options first, uniformly, then the decoys below and above it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from leakproof_qa.builders.neoqa.world import ENTITY_KINDS, Entity, Fact, World, relations
+from leakproof_qa.builders.rng import below, lazily_shuffled, shuffled
+
+DECOYS = 5
+"""Decoys wanted beside the gold answer: NeoQA's six options, and "Unanswerable"."""
+_NUMBER = re.compile(r"-?[0-9][0-9,]*(?:\.[0-9]+)?")
+
+
+def number_of(value: str) -> float:
+    """The number a value states: "$4.2 million" -> 4200000, "12.5%" -> 12.5, "17 days" -> 17."""
+    match = _NUMBER.search(value)
+    if match is None:
+        raise ValueError(f"{value!r} states no number")
+    number = float(match.group().replace(",", ""))
+    return number * 1_000_000 if value.endswith(" million") else number
+
+
+@dataclass(frozen=True)
+class Asked:
+    """What options are made for: a multi-hop question (its named entity, answer relation and gold) or a time-span
+    question (its two items and gold)."""
+
+    kind: str  # "multi-hop" or "time-span"
+    gold: str
+    anchor: str = ""  # multi-hop: the id of the entity the question names
+    relation: str = ""  # multi-hop: the answer's relation
+    bridge_relation: str = ""  # multi-hop: the bridge's relation
+    items: tuple[str, ...] = ()  # time-span: the two items
+
+
+class Siblings:
+    """The sibling answers of a timeline's questions, over the facts a row's documents state."""
+
+    def __init__(self, world: World) -> None:
+        """Index the timeline's facts by the entities they name."""
+        self.facts = {fact.item_id: fact for fact in world.facts}
+        self.naming: dict[str, list[Fact]] = defaultdict(list)
+        for fact in world.facts:
+            for entity in dict.fromkeys(e.id for e in fact.entities()):
+                self.naming[entity].append(fact)
+        self.catalog = relations()
+
+    def _stated(self, entity: str, stated: Collection[str]) -> list[Fact]:
+        return [fact for fact in self.naming.get(entity, ()) if fact.item_id in stated]
+
+    def multi_hop(self, asked: Asked, stated: Collection[str]) -> list[str]:
+        """Sibling answers of a multi-hop question in the stated facts, once per fact giving them (so that a value
+        more facts give is drawn as often as an answer would be): the objects of facts like the answer's (its relation
+        for a value, so the same unit and range; a relation with an object of its kind for an entity) whose subject is
+        the named entity or shares a stated fact with it, the gold among them when stated so; where those are too few,
+        those whose subject is a step further; for a value, where still too few, those of any subject."""
+        kind = self.catalog[asked.relation]["object"]
+        literal = kind not in ENTITY_KINDS
+        like = [
+            fact
+            for item in sorted(stated)
+            if (fact := self.facts.get(item)) is not None
+            and (fact.relation == asked.relation if literal else self.catalog[fact.relation]["object"] == kind)
+            and getattr(fact.obj, "id", "") != asked.anchor
+        ]
+        near = {asked.anchor}
+        for _ in range(2):  # the named entity and those sharing a stated fact with it, then a step further
+            for entity in list(near):
+                for fact in self._stated(entity, stated):
+                    near.update(e.id for e in fact.entities())
+            values = [fact.object_text() for fact in like if fact.subject.id in near]
+            if len(set(values)) > DECOYS:
+                return values
+        return values if not literal or len(set(values)) > 2 else [fact.object_text() for fact in like]
+
+    def time_span(self, asked: Asked, stated: Collection[str]) -> list[str]:
+        """The days between either of the question's items that the row states and another stated item (the gold
+        when both are stated; none of 0 days)."""
+        a, b = (self.facts[item] for item in asked.items)
+        ends = [fact for fact in (a, b) if fact.item_id in stated]
+        spans: dict[int, None] = {}
+        if len(ends) == 2:
+            spans[(b.day - a.day).days] = None
+        for item in sorted(stated):
+            fact = self.facts.get(item)
+            if fact is None or item in asked.items:
+                continue
+            for end in ends:
+                days = abs((fact.day - end.day).days)
+                if days:
+                    spans[days] = None
+        return [f"{days} days" for days in spans]
+
+    def values(self, asked: Asked, stated: Collection[str]) -> list[str]:
+        """The sibling answers a row stating `stated` (item ids) offers, the gold among them when within reach."""
+        return self.multi_hop(asked, stated) if asked.kind == "multi-hop" else self.time_span(asked, stated)
+
+
+def is_numeric(asked: Asked) -> bool:
+    """True when the question's answers are numbers (days, money, counts, percentages, quantities)."""
+    if asked.kind == "time-span":
+        return True
+    return relations()[asked.relation]["object"] not in ENTITY_KINDS + ("role", "quote")
+
+
+def _distinct(rng: Any, values: Sequence[str], k: int) -> list[str]:
+    """k distinct values drawn from `values` without replacement, each draw as likely as its copies are many."""
+    chosen: dict[str, None] = {}
+    for value in lazily_shuffled(rng, values) if k else ():
+        chosen[value] = None
+        if len(chosen) == k:
+            break
+    return list(chosen)
+
+
+def draw_options(rng: Any, asked: Asked, values: Sequence[str], size: int) -> list[str]:
+    """`size` distinct options from `values` (a row's sibling answers, once per fact giving them), the gold among them
+    when it is one of `values`, in a seeded order; numbers with the gold's rank drawn first, uniformly, among what the
+    values allow."""
+    has_gold = asked.gold in values
+    decoys = [v for v in values if v != asked.gold]
+    wanted = min(size - has_gold, len(set(decoys)))
+    if not has_gold or not is_numeric(asked):
+        chosen = ([asked.gold] if has_gold else []) + _distinct(rng, decoys, wanted)
+        return shuffled(rng, chosen)
+    gold = number_of(asked.gold)
+    below_gold = [v for v in decoys if number_of(v) < gold]
+    above_gold = [v for v in decoys if number_of(v) > gold]
+    low = max(0, wanted - len(set(above_gold)))
+    rank = low + below(rng, min(wanted, len(set(below_gold))) - low + 1)  # how many decoys lie below the gold
+    chosen = _distinct(rng, below_gold, rank) + [asked.gold] + _distinct(rng, above_gold, wanted - rank)
+    return shuffled(rng, chosen)
+
+
+def option_count(value_sets: Iterable[Sequence[str]]) -> int:
+    """How many options every row of one question in one set gets: the fewest distinct values its rows' documents
+    offer (at least one, at most NeoQA's six)."""
+    return max(1, min(DECOYS + 1, min((len(set(values)) for values in value_sets), default=1)))

@@ -88,13 +88,14 @@ def stated_items(rng: Any, facts: list[Fact], number: int, articles: int) -> lis
     return chosen or [pick(rng, facts)]
 
 
-def background_items(rng: Any, stated: list[Fact], earlier: list[Fact]) -> list[Fact]:
+def background_items(rng: Any, stated: list[Fact], earlier: list[Fact], about: dict[str, list[Fact]]) -> list[Fact]:
     """Up to two facts of earlier events an article recalls: facts about an entity its own facts name, where there
-    are some (as a reporter recalls what came before), else any earlier fact."""
+    are some (as a reporter recalls what came before), else any earlier fact (`about`: the earlier facts naming each
+    entity, in order)."""
     if not earlier:
         return []
-    named = {entity.id for fact in stated for entity in fact.entities()}
-    related = [fact for fact in earlier if not named.isdisjoint(e.id for e in fact.entities())] or earlier
+    named = dict.fromkeys(entity.id for fact in stated for entity in fact.entities())
+    related = sorted({fact.item_id: fact for e in named for fact in about.get(e, ())}.values(), key=_order) or earlier
     chosen: list[Fact] = []
     for chance in BACKGROUND:
         if rng.random() < chance:
@@ -102,6 +103,10 @@ def background_items(rng: Any, stated: list[Fact], earlier: list[Fact]) -> list[
             if fact not in chosen:
                 chosen.append(fact)
     return chosen
+
+
+def _order(fact: Fact) -> tuple[int, int]:
+    return fact.event, fact.pos
 
 
 def _filler(rng: Any, outlet: dict[str, Any], world: World, used_lines: set[str]) -> str:
@@ -175,13 +180,17 @@ def news_records(world: World, seed: int, articles: int) -> list[dict[str, Any]]
         rng = stream(seed, "neoqa", "articles", world.index, event)
         facts = world.event_facts(event)
         earlier = [fact for before in range(event) for fact in world.event_facts(before)]
+        about: dict[str, list[Fact]] = {}
+        for fact in earlier:
+            for entity in dict.fromkeys(e.id for e in fact.entities()):
+                about.setdefault(entity, []).append(fact)
         count = event_articles(rng, articles)
         event_id, date = f"{world.timeline_id}:E{event}", day.isoformat()  # the same for the event's articles
         prefix = article_id_prefix(world, event)
         for number in range(count):
             outlet = outlets[number % len(outlets)]
             stated = stated_items(rng, facts, number, count)
-            background = background_items(rng, stated, earlier)
+            background = background_items(rng, stated, earlier, about)
             headline = pick(rng, outlet["headlines"]).format(name=pick(rng, stated).subject.marked())
             records.append(
                 {

@@ -72,6 +72,7 @@ class GeneratedInstanceBuilder(InstanceBuilder):
             anchor=bridge.subject.id,
             relation=answer.relation,
             bridge_relation=bridge.relation,
+            event=max(bridge.event, answer.event),
         )
 
     def _stated(self, documents: Iterable[str]) -> set[str]:
@@ -88,15 +89,12 @@ class GeneratedInstanceBuilder(InstanceBuilder):
         missing: Sequence[str],
         taken: set[str],
         rng: Any,
-        offers: Any = None,
     ) -> str | None:
         """A past article, not among `taken`, that mentions none of the `missing` items and looks most like
         `removed`, drawn from `rng` among the best by, in turn:
         * naming as many of the entities the question names as `removed` did (a question's entity missing from the
           documents would tell the label);
         * being of `removed`'s event, else of an event as near it as there is (dated alike);
-        * the sibling answers the row would offer with it in place (`offers`: a function of an article, counted up to
-          as many as the sufficient row offers), so that the options look alike;
         * how many of the entities `removed` names it names, then how many of the missing items' relations it states
           a fact of (where the removed article stated "X raised $36,000", the one in its place states what another
           event raised).
@@ -107,21 +105,24 @@ class GeneratedInstanceBuilder(InstanceBuilder):
         wanted = {facts[item].relation for item in missing if item in facts}
         best: tuple[int, ...] | None = None
         chosen: list[str] = []
-        for article in self.past_ids(question)[0]:
+        for article in self.past_ids(question)[0]:  # the first two criteria, cheap, over every past article
             if article in taken or article == removed or self._mentions_any(article, missing):
                 continue
-            named = self.named[article]
-            like = (
-                len(asked & named),
-                -abs(self.articles[article].created_at - event),
-                offers(article) if offers else 0,
-                len(named & self.named[removed]),
-                len(wanted & {facts[i].relation for i in self.used[article] if i in facts}),
-            )
+            like = (len(asked & self.named[article]), -abs(self.articles[article].created_at - event))
             if best is None or like > best:
                 best, chosen = like, [article]
             elif like == best:
                 chosen.append(article)
+        if len(chosen) > 1:  # the others, over the best of those
+            likeness = [
+                (
+                    len(self.named[article] & self.named[removed]),
+                    len(wanted & {facts[i].relation for i in self.used[article] if i in facts}),
+                )
+                for article in chosen
+            ]
+            most = max(likeness)
+            chosen = [article for article, like in zip(chosen, likeness) if like == most]
         return pick(rng, chosen) if chosen else None
 
     def _question_entities(self, question: Mapping[str, Any]) -> frozenset[str]:
@@ -233,16 +234,9 @@ class GeneratedInstanceBuilder(InstanceBuilder):
         context ablation)."""
         plans: list[Plan] = []
         rng = stream(self.seed, "neoqa", "replacement", set_name, family.family_id)
-        asked = self._asked(family)
-        target = len(set(self.siblings.values(asked, self._stated(shown))))
         for removed, missing in self._gaps(family.parent, shown, minimal):
             rest = [a for a in shown if a != removed]
-            stated = self._stated(rest)
-
-            def offers(article: str) -> int:
-                return min(target, len(set(self.siblings.values(asked, stated.union(self.used[article])))))
-
-            instead = self.replacement(family.parent, removed, missing, taken, rng, offers)
+            instead = self.replacement(family.parent, removed, missing, taken, rng)
             documents = [instead if a == removed else a for a in shown] if instead else rest
             (self.replaced if instead else self.unreplaced)[set_name] += 1
             plans.append(

@@ -22,7 +22,8 @@ quantities) draw the gold's rank among the options first, uniformly, then the de
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from functools import lru_cache
+from collections import Counter, defaultdict
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -32,9 +33,12 @@ from leakproof_qa.builders.rng import below, lazily_shuffled, shuffled
 
 DECOYS = 5
 """Decoys wanted beside the gold answer: NeoQA's six options, and "Unanswerable"."""
+ENOUGH = 4
+"""The fewest distinct sibling answers for which a nearer kind of sibling is used rather than a further one."""
 _NUMBER = re.compile(r"-?[0-9][0-9,]*(?:\.[0-9]+)?")
 
 
+@lru_cache(maxsize=1 << 16)
 def number_of(value: str) -> float:
     """The number a value states: "$4.2 million" -> 4200000, "12.5%" -> 12.5, "17 days" -> 17."""
     match = _NUMBER.search(value)
@@ -54,6 +58,7 @@ class Asked:
     anchor: str = ""  # multi-hop: the id of the entity the question names
     relation: str = ""  # multi-hop: the answer's relation
     bridge_relation: str = ""  # multi-hop: the bridge's relation
+    event: int = 0  # multi-hop: the question's event (its later fact's)
     items: tuple[str, ...] = ()  # time-span: the two items
 
 
@@ -68,52 +73,67 @@ class Siblings:
             for entity in dict.fromkeys(e.id for e in fact.entities()):
                 self.naming[entity].append(fact)
         self.catalog = relations()
+        self._like: dict[str, list[Fact]] = {}
+
+    def like(self, key: str) -> list[Fact]:
+        """The timeline's facts of a relation, or whose object is an entity of a kind (kept: every row asks)."""
+        if key not in self._like:
+            self._like[key] = [
+                f for f in self.facts.values() if f.relation == key or self.catalog[f.relation]["object"] == key
+            ]
+        return self._like[key]
 
     def _stated(self, entity: str, stated: Collection[str]) -> list[Fact]:
         return [fact for fact in self.naming.get(entity, ()) if fact.item_id in stated]
 
     def multi_hop(self, asked: Asked, stated: Collection[str]) -> list[str]:
         """Sibling answers of a multi-hop question in the stated facts, once per fact giving them (so that a value
-        more facts give is drawn as often as an answer would be): the objects of facts like the answer's (its relation
-        for a value, so the same unit and range; a relation with an object of its kind for an entity) whose subject is
-        the named entity or shares a stated fact with it, the gold among them when stated so; where those are too few,
-        those whose subject is a step further; for a value, where still too few, those of any subject."""
+        more facts give is drawn as often as an answer would be), from the nearest kind of sibling that gives enough:
+        1. the answers of two-fact questions from the named entity asked as of the same event: the object of a fact
+           like the answer's (its relation for a value, so the same unit and range; a relation with an object of its
+           kind for an entity) whose subject is the named entity or shares a stated fact with it, one of the two facts
+           of the question's event (the gold is one by construction, when stated);
+        2. the same, of any event; 3. a step further from the named entity; 4. for a value, of any subject."""
         kind = self.catalog[asked.relation]["object"]
         literal = kind not in ENTITY_KINDS
         like = [
             fact
-            for item in sorted(stated)
-            if (fact := self.facts.get(item)) is not None
-            and (fact.relation == asked.relation if literal else self.catalog[fact.relation]["object"] == kind)
-            and getattr(fact.obj, "id", "") != asked.anchor
+            for fact in self.like(asked.relation if literal else kind)
+            if fact.item_id in stated and getattr(fact.obj, "id", "") != asked.anchor
         ]
-        near = {asked.anchor}
-        for _ in range(2):  # the named entity and those sharing a stated fact with it, then a step further
+        linked: dict[str, int] = {asked.anchor: asked.event}  # entity -> the latest event of a fact linking it to S
+        for fact in self._stated(asked.anchor, stated):
+            for entity in fact.entities():
+                linked[entity.id] = max(linked.get(entity.id, -1), fact.event)
+        values = [
+            f.object_text()
+            for f in like
+            if f.subject.id in linked and asked.event in (f.event, linked[f.subject.id]) and f.event <= asked.event
+        ]
+        if len(set(values)) >= ENOUGH:
+            return values
+        near = set(linked)
+        for _ in range(2):  # the entities sharing a stated fact with S, then a step further
+            values = [fact.object_text() for fact in like if fact.subject.id in near]
+            if len(set(values)) >= ENOUGH:
+                return values
             for entity in list(near):
                 for fact in self._stated(entity, stated):
                     near.update(e.id for e in fact.entities())
-            values = [fact.object_text() for fact in like if fact.subject.id in near]
-            if len(set(values)) > DECOYS:
-                return values
         return values if not literal or len(set(values)) > 2 else [fact.object_text() for fact in like]
 
     def time_span(self, asked: Asked, stated: Collection[str]) -> list[str]:
-        """The days between either of the question's items that the row states and another stated item (the gold
-        when both are stated; none of 0 days)."""
+        """The days between either of the question's items that the row states and another stated item, once per
+        item (the gold when both are stated; none of 0 days)."""
         a, b = (self.facts[item] for item in asked.items)
-        ends = [fact for fact in (a, b) if fact.item_id in stated]
-        spans: dict[int, None] = {}
-        if len(ends) == 2:
-            spans[(b.day - a.day).days] = None
-        for item in sorted(stated):
-            fact = self.facts.get(item)
-            if fact is None or item in asked.items:
-                continue
+        ends = [fact.day for fact in (a, b) if fact.item_id in stated]
+        days = Counter(fact.day for item in stated if item not in asked.items and (fact := self.facts.get(item)))
+        spans = [(b.day - a.day).days] if len(ends) == 2 else []
+        for day, copies in sorted(days.items()):
             for end in ends:
-                days = abs((fact.day - end.day).days)
-                if days:
-                    spans[days] = None
-        return [f"{days} days" for days in spans]
+                if day != end:
+                    spans += [abs((day - end).days)] * copies
+        return [f"{n} days" for n in spans]
 
     def values(self, asked: Asked, stated: Collection[str]) -> list[str]:
         """The sibling answers a row stating `stated` (item ids) offers, the gold among them when within reach."""

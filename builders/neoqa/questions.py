@@ -87,6 +87,22 @@ def multi_hop_candidates(world: World) -> list[MultiHop]:
     ]
 
 
+def by_event_in_turn(rng: Any, hops: list[MultiHop], events: int) -> Iterator[MultiHop]:
+    """The candidates (in their shuffled order) taken one per question event in turn, the events in a seeded order, so
+    that questions are asked as of every event and not mostly of the early ones (whose few facts leave more answers
+    unique)."""
+    queues: list[list[MultiHop]] = [[] for _ in range(events)]
+    for hop in hops:
+        queues[hop.event].append(hop)
+    order = shuffled(rng, queues)
+    depth = 0
+    while any(depth < len(queue) for queue in order):
+        for queue in order:
+            if depth < len(queue):
+                yield queue[depth]
+        depth += 1
+
+
 def question_id(world: World, *parts: object) -> str:
     """A release-style question id: 64 hex digits from the timeline and the question's parts."""
     return hashlib.sha256(":".join(map(str, (world.timeline_id, *parts))).encode()).hexdigest()
@@ -255,11 +271,10 @@ def multi_hop_records(
     counts = item_counts(world)
     records: list[dict[str, Any]] = []
     asked = 0
-    for hop in shuffled(rng, multi_hop_candidates(world)):
+    unique = [hop for hop in shuffled(rng, multi_hop_candidates(world)) if answer_is_unique(world, hop, counts)]
+    for hop in by_event_in_turn(rng, unique, len(world.dates)):
         if asked == limit:
             break
-        if not answer_is_unique(world, hop, counts):
-            continue
         date = world.dates[hop.event].isoformat()
         items = [hop.bridge.item_id, hop.answer.item_id]
         evidence = timeline.evidence(items, date)
@@ -272,6 +287,7 @@ def multi_hop_records(
             anchor=hop.bridge.subject.id,
             relation=hop.answer.relation,
             bridge_relation=hop.bridge.relation,
+            event=hop.event,
         )
         parent = _record(
             world,

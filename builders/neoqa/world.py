@@ -18,7 +18,7 @@ from functools import cache, cached_property
 from importlib import resources
 from typing import Any
 
-from leakproof_qa.builders.rng import below, pick, sample, stream
+from leakproof_qa.builders.rng import below, pick, stream
 
 ENTITY_KINDS = ("person", "organization", "location", "product", "event")
 FIRST_DAY = datetime.date(2025, 1, 6)
@@ -28,9 +28,6 @@ GAP_DAYS = (4, 26)
 """Days between two events: at least 4, below 26."""
 FOCUS = 7
 """How many entities an event is about; about half of them were in the event before."""
-STORY_RELATIONS = 14
-"""How many of its genre's relations a timeline's facts use: a storyline keeps to some kinds of news, and a relation
-used more often gives each question more sibling answers near the entity it names."""
 IN_FOCUS = 0.85
 """How often an item's subject, and an entity object, is one the event is about (when it has one of that kind)."""
 PLACE_SHARE = 1 / 2
@@ -106,7 +103,6 @@ class World:
     cast: dict[str, list[Entity]]
     records: dict[str, dict[str, Any]]  # entity id -> its record's fields (born, profession, ...)
     dates: list[datetime.date]
-    relations: list[str] = field(default_factory=list)  # the genre's relations this timeline's facts use
     focus: list[list[Entity]] = field(default_factory=list)  # per event, the entities it is about
     facts: list[Fact] = field(default_factory=list)
 
@@ -282,7 +278,7 @@ def _one_of(rng: Any, world: World, kind: str, focus: list[Entity], other_than: 
 
 def _fact(rng: Any, world: World, event: int, pos: int, seen: set[tuple[str, str, str | int]]) -> Fact:
     catalog = relations()
-    names = world.relations
+    names = world.genre["relations"]
     focus = world.focus[event]
     while True:
         relation = pick(rng, names)
@@ -324,7 +320,6 @@ def draw_world(seed: int, index: int, events: int, items_per_event: int) -> Worl
     cast = draw_cast(rng, genre)
     records = {e.id: _record(rng, e, genre, cast["location"]) for kind in ENTITY_KINDS for e in cast[kind]}
     world = World(index, genre, event_type, cast, records, dates)
-    world.relations = sorted(sample(rng, genre["relations"], STORY_RELATIONS))
     seen: set[tuple[str, str, str | int]] = set()
     spread = items_per_event // 6
     for event in range(events):

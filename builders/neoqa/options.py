@@ -28,7 +28,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from leakproof_qa.builders.neoqa.world import ENTITY_KINDS, Entity, Fact, World, relations
+from leakproof_qa.builders.neoqa.world import ENTITY_KINDS, Fact, World, data, relations
 from leakproof_qa.builders.rng import below, lazily_shuffled, shuffled
 
 DECOYS = 5
@@ -36,6 +36,12 @@ DECOYS = 5
 ENOUGH = 4
 """The fewest distinct sibling answers for which a nearer kind of sibling is used rather than a further one."""
 _NUMBER = re.compile(r"-?[0-9][0-9,]*(?:\.[0-9]+)?")
+
+
+def days_text(n: int) -> str:
+    """A span as the answers write it: "1 day", "17 days"."""
+    templates = data("templates")
+    return (templates["day"] if n == 1 else templates["days"]).format(n=n)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -133,7 +139,7 @@ class Siblings:
             for end in ends:
                 if day != end:
                     spans += [abs((day - end).days)] * copies
-        return [f"{n} days" for n in spans]
+        return [days_text(n) for n in spans]
 
     def values(self, asked: Asked, stated: Collection[str]) -> list[str]:
         """The sibling answers a row stating `stated` (item ids) offers, the gold among them when within reach."""

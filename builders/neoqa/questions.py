@@ -29,7 +29,7 @@ from typing import Any
 
 from leakproof_qa.builders.neoqa.articles import written_date
 from leakproof_qa.builders.neoqa.instances import DEFLECTION_OPTION
-from leakproof_qa.builders.neoqa.options import Asked, Siblings, draw_options, option_count
+from leakproof_qa.builders.neoqa.options import Asked, Siblings, days_text, draw_options, option_count
 from leakproof_qa.builders.neoqa.world import Entity, Fact, World, data, relations
 from leakproof_qa.builders.rng import pick, shuffled, stream
 
@@ -354,7 +354,7 @@ def time_span_records(
         evidence = timeline.evidence(items, date)
         if not evidence["all_sufficient_article_id_combinations"]:
             continue
-        answer = templates["days"].format(n=(second.day - first.day).days)
+        answer = days_text((second.day - first.day).days)
         question = Asked("time-span", answer, items=(first.item_id, second.item_id))
         records.append(
             _record(

@@ -23,7 +23,17 @@ from typing import Any
 from leakproof_qa.builders.neoqa.world import data
 
 UNANSWERABLE = "Unanswerable"
-_SENTENCE_END = re.compile(r"(?<=[.?!])\s+(?=[A-Z$])")
+_SENTENCE_END = re.compile(r'(?<=[.?!])\s+(?=[A-Z$"])|(?<=[.?!]")\s+(?=[A-Z$"])')
+_NAME = r"[A-Z][A-Za-z'-]*(?: [A-Z][A-Za-z'-]*)*"
+_VALUE = {
+    "money": r"\$[0-9][0-9,]*(?:\.[0-9]+)?(?: million)?",
+    "count": r"[0-9][0-9,]*",
+    "percent": r"[0-9]+(?:\.5)?%",
+    "kilometres": r"[0-9]+(?:\.5)? kilometres?",
+    "hectares": r"[0-9]+(?:\.5)? hectares?",
+    "quote": r'[^"]+',
+}
+"""What a value of each literal type looks like in the text (an entity's name: capitalised words)."""
 
 
 @dataclass(frozen=True)
@@ -35,6 +45,7 @@ class Said:
     obj: str
     day: datetime.date
     place: str | None
+    at: str | None = None  # the organization of a post
 
 
 @cache
@@ -64,26 +75,54 @@ def _regex(template: str, slots: Mapping[str, str]) -> re.Pattern[str]:
 
 
 @cache
+def _roles() -> str:
+    """Any post a genre names (a post is one of them, not any words)."""
+    return "(?:" + "|".join(sorted({re.escape(r) for g in data("world")["genres"] for r in g["roles"]}, key=len)[::-1]) + ")"
+
+
+def _object_pattern(spec: Mapping[str, Any]) -> str:
+    return _roles() if spec["object"] == "role" else _VALUE.get(spec["object"], _NAME)
+
+
+@cache
 def sentence_patterns() -> list[tuple[str, re.Pattern[str]]]:
-    """(relation, regex) for every wording of every relation."""
-    where = "(?:" + re.escape(data("templates")["where"]).replace(re.escape("{place}"), "(?P<place>.+?)") + ")?"
-    slots = {"s": "(?P<s>.+?)", "o": "(?P<o>.+?)", "date": _date_pattern("date"), "where": where}
-    return [
-        (relation, _regex(wording, slots))
-        for relation, spec in data("templates")["relations"].items()
-        for wording in spec["sentences"]
-    ]
+    """(relation, regex) for every wording of every relation: names where names go, values where values go."""
+    where = "(?:" + re.escape(data("templates")["where"]).replace(re.escape("{place}"), f"(?P<place>{_NAME})") + ")?"
+    patterns = []
+    for relation, spec in data("templates")["relations"].items():
+        slots = {
+            "s": f"(?P<s>{_NAME})",
+            "o": f"(?P<o>{_object_pattern(spec)})",
+            "date": _date_pattern("date"),
+            "where": where,
+            "at": f"(?P<at>{_NAME})",
+        }
+        patterns += [(relation, _regex(wording, slots)) for wording in spec["sentences"]]
+    return patterns
+
+
+def _recalled(sentence: str) -> str:
+    """A background sentence without its opener ("Earlier, on May 3, ..." -> "On May 3, ...")."""
+    for opener in data("templates")["background"]:
+        if sentence.startswith(opener):
+            rest = sentence[len(opener) :]
+            return rest[0].upper() + rest[1:] if rest else rest
+    return sentence
 
 
 def read_sentence(sentence: str) -> list[Said]:
     """Every distinct fact the sentence can be read as (none for a sentence that is not a fact)."""
-    readings = []
-    for relation, pattern in sentence_patterns():
-        match = pattern.fullmatch(sentence)
-        if match:
-            reading = Said(relation, match["s"], match["o"], read_date(match["date"]), match.groupdict().get("place"))
-            if reading not in readings:
-                readings.append(reading)
+    readings: list[Said] = []
+    for text in dict.fromkeys((sentence, _recalled(sentence))):
+        for relation, pattern in sentence_patterns():
+            match = pattern.fullmatch(text)
+            if match:
+                found = match.groupdict()
+                reading = Said(
+                    relation, found["s"], found["o"], read_date(found["date"]), found.get("place"), found.get("at")
+                )
+                if reading not in readings:
+                    readings.append(reading)
     return readings
 
 
@@ -95,15 +134,40 @@ def sentences(passages: Iterable[str]) -> list[str]:
 @cache
 def _fact_free_lines() -> frozenset[str]:
     outlets = data("templates")["outlets"]
-    return frozenset(
-        line for outlet in outlets for line in (*outlet["openings"], *outlet["fillers"], *outlet["closings"])
-    )
+    return frozenset(line for outlet in outlets for line in (*outlet["openings"], *outlet["lines"], *outlet["closings"]))
+
+
+def _any(words: Iterable[str]) -> str:
+    return "(?:" + "|".join(re.escape(word) for word in words) + ")"
+
+
+@cache
+def _prose_patterns() -> list[re.Pattern[str]]:
+    """The reactions and views the prose banks make, as regexes (any outlet's feelings and views)."""
+    templates = data("templates")
+    prose, outlets = templates["prose"], templates["outlets"]
+    near = _any(n.replace("{place}", "\0") for n in prose["near"] if n).replace(re.escape("\0"), _NAME)
+    slots = {
+        "group": _any(prose["groups"]),
+        "near": f"(?:{near})?",
+        "said": _any(prose["said"]),
+        "feeling": _any(f for outlet in outlets for f in outlet["feelings"]),
+        "when": "(?:" + _any(w for w in prose["when"] if w) + ")?",
+        "analyst": _any(prose["analysts"]),
+        "view": _any(v for outlet in outlets for v in outlet["views"]),
+    }
+    return [_regex(prose["reaction"], slots), _regex(prose["view"], slots)]
+
+
+def is_fact_free(sentence: str) -> bool:
+    """True when a sentence is an outlet's fact-free line, reaction or view (no date, no relation)."""
+    return sentence in _fact_free_lines() or any(p.fullmatch(sentence) for p in _prose_patterns())
 
 
 @cache
 def _headline_patterns() -> list[re.Pattern[str]]:
     return [
-        _regex(headline, {"name": "(?P<name>.+)"})
+        _regex(headline, {"name": f"(?P<name>{_NAME})"})
         for outlet in data("templates")["outlets"]
         for headline in outlet["headlines"]
     ]
@@ -137,9 +201,14 @@ def article_facts(news_row: Mapping[str, Any]) -> tuple[set[Said], list[str]]:
             said.add(readings[0])
         elif readings:
             problems.append(f"{news_row['article_id']}: reads {len(readings)} ways: {sentence!r}")
-        elif sentence not in _fact_free_lines():
+        elif not is_fact_free(sentence):
             problems.append(f"{news_row['article_id']}: neither a fact nor a fact-free line: {sentence!r}")
     return said, problems
+
+
+@cache
+def _LITERAL_RELATIONS() -> frozenset[str]:  # noqa: N802 - a constant made once
+    return frozenset(r for r, spec in data("templates")["relations"].items() if spec["object"] in {*_VALUE, "role"})
 
 
 def article_problems(news_row: Mapping[str, Any], outline: Mapping[str, Said], names: set[str]) -> list[str]:
@@ -151,7 +220,8 @@ def article_problems(news_row: Mapping[str, Any], outline: Mapping[str, Said], n
     problems += [f"{article}: states {fact} beyond its used_items" for fact in sorted(said - promised, key=str)]
     problems += [f"{article}: does not state {fact}" for fact in sorted(promised - said, key=str)]
     for fact in said:
-        for name in (fact.subject, fact.obj if not fact.obj[:1].isdigit() and fact.obj[:1] != "$" else None):
+        entity_object = re.fullmatch(_NAME, fact.obj) is not None and fact.relation not in _LITERAL_RELATIONS()
+        for name in (fact.subject, fact.obj if entity_object else None, fact.place, fact.at):
             if name is not None and name not in names:
                 problems.append(f"{article}: names {name!r}, which no entity of the timeline is")
     headline = [p.fullmatch(news_row["headline"]) for p in _headline_patterns()]
@@ -173,7 +243,8 @@ class Asked:
     answer_relation: str = ""
     detail: str | None = None  # "date" or "place"
     detail_value: str = ""
-    clauses: tuple[tuple[str, str, str], ...] = ()  # time-span: (relation, subject, object) twice
+    clauses: tuple[tuple[str, str, str, str | None], ...] = ()  # time-span: (relation, subject, object, post's
+    # organization) twice
 
 
 @cache
@@ -185,24 +256,34 @@ def _question_patterns() -> dict[str, list[tuple[str, re.Pattern[str]]]]:
         "(?:"
         + re.escape(details["date"]).replace(re.escape("{date}"), _date_pattern("date"))
         + "|"
-        + re.escape(details["place"]).replace(re.escape("{place}"), "(?P<place>.+)")
+        + re.escape(details["place"]).replace(re.escape("{place}"), f"(?P<place>{_NAME})")
         + ")?"
     )
-    clause_slots = {"s": "(?P<s>.+?)", "o": "(?P<o>.+?)"}
     return {
         "ask": [(r, _regex(spec["ask"], {"x": "(?P<x>.+)"})) for r, spec in relations.items()],
         "noun": [
-            (r, re.compile(_regex(spec["noun"], {"s": "(?P<s>.+?)"}).pattern + detail))
+            (r, re.compile(_regex(spec["noun"], {"s": f"(?P<s>{_NAME})"}).pattern + detail))
             for r, spec in relations.items()
             if spec["noun"]
         ],
-        "clause": [(r, _regex(spec["clause"], clause_slots)) for r, spec in relations.items()],
+        "clause": [
+            (
+                r,
+                _regex(
+                    spec["clause"],
+                    {"s": f"(?P<s>{_NAME})", "o": f"(?P<o>{_object_pattern(spec)})", "at": f"(?P<at>{_NAME})"},
+                ),
+            )
+            for r, spec in relations.items()
+        ],
         "span": [("time-span", _regex(templates["time_span"], {"a": "(?P<a>.+?)", "b": "(?P<b>.+?)"}))],
     }
 
 
-def _clause(text: str) -> tuple[str, str, str] | None:
-    found = {(r, m["s"], m["o"]) for r, p in _question_patterns()["clause"] if (m := p.fullmatch(text))}
+def _clause(text: str) -> tuple[str, str, str, str | None] | None:
+    found = {
+        (r, m["s"], m["o"], m.groupdict().get("at")) for r, p in _question_patterns()["clause"] if (m := p.fullmatch(text))
+    }
     return found.pop() if len(found) == 1 else None
 
 
@@ -244,12 +325,13 @@ class CarefulReader:
         facts = self.shown(article_ids)
         if asked.kind == "time-span":
             days = []
-            for relation, subject, obj in asked.clauses:
-                found = {f.day for f in facts if (f.relation, f.subject, f.obj) == (relation, subject, obj)}
+            for clause in asked.clauses:
+                found = {f.day for f in facts if (f.relation, f.subject, f.obj, f.at) == clause}
                 if len(found) != 1:
                     return UNANSWERABLE
                 days.append(found.pop())
-            return data("templates")["days"].format(n=abs((days[1] - days[0]).days))
+            span = abs((days[1] - days[0]).days)
+            return data("templates")["day" if span == 1 else "days"].format(n=span)
         bridges = {f for f in facts if f.subject == asked.subject and f.relation == asked.bridge_relation}
         if len(bridges) != 1:
             return UNANSWERABLE

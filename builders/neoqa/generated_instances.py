@@ -48,9 +48,9 @@ class GeneratedInstanceBuilder(InstanceBuilder):
         self.event_articles: dict[int, list[str]] = defaultdict(list)  # event -> its articles, in canonical order
         for article in sorted(self.articles.values(), key=lambda a: (a.date, a.created_at, a.article_id)):
             self.event_articles[article.created_at].append(article.article_id)
-        facts = self.siblings.facts
+        named = self.siblings.named
         self.named = {
-            article: frozenset(e.id for item in items if item in facts for e in facts[item].entities())
+            article: frozenset(e for item in items if item in named for e in named[item])
             for article, items in self.used.items()
         }
         self.unreplaced: Counter[str] = Counter()  # set -> insufficient rows showing one article fewer
@@ -105,8 +105,10 @@ class GeneratedInstanceBuilder(InstanceBuilder):
         wanted = {facts[item].relation for item in missing if item in facts}
         best: tuple[int, ...] | None = None
         chosen: list[str] = []
+        excluded = set(taken).union(*(self._mentioning[item] for item in missing))
+        excluded.add(removed)
         for article in self.past_ids(question)[0]:  # the first two criteria, cheap, over every past article
-            if article in taken or article == removed or self._mentions_any(article, missing):
+            if article in excluded:
                 continue
             like = (len(asked & self.named[article]), -abs(self.articles[article].created_at - event))
             if best is None or like > best:
@@ -135,14 +137,19 @@ class GeneratedInstanceBuilder(InstanceBuilder):
     def _left_out(self, events: Sequence[int], pool: list[str], rng: Any) -> list[str]:
         """Articles of `pool` (mentioning no required item) to leave out, one per event of `events`: of that event
         where there is one, else of the nearest event that has one."""
+        free: dict[int, list[str]] = defaultdict(list)  # event -> its articles in the pool, in pool order
+        for article in pool:
+            free[self.articles[article].created_at].append(article)
         left: list[str] = []
-        free = list(pool)
         for event in events:
             if not free:
                 break
-            nearest = min(abs(self.articles[a].created_at - event) for a in free)
-            choice = pick(rng, [a for a in free if abs(self.articles[a].created_at - event) == nearest])
-            free.remove(choice)
+            nearest = min(abs(e - event) for e in free)
+            choices = [a for e in sorted(free) if abs(e - event) == nearest for a in free[e]]
+            choice = pick(rng, [a for a in pool if a in set(choices)])
+            free[self.articles[choice].created_at].remove(choice)
+            if not free[self.articles[choice].created_at]:
+                del free[self.articles[choice].created_at]
             left.append(choice)
         return left
 
@@ -152,14 +159,15 @@ class GeneratedInstanceBuilder(InstanceBuilder):
         """The planned rows of one question in one set, each with its options: every row as many (the fewest its
         documents offer), rows showing the same documents the same options in the same order. An insufficient row
         whose documents state no sibling answer within reach is not made (its options could only be far from the
-        question's entity, which would tell its label; `dropped` counts them)."""
+        question's entity, which would tell its label; `dropped` counts them), nor a row showing no article."""
         asked = self._asked(family)
+        plans = self._balanced(family, set_name.split(":")[0], plans)
         values: dict[tuple[str, ...], list[str]] = {}
         for _, _, documents, _ in plans:
             key = tuple(documents)
             if key not in values:
                 values[key] = self.siblings.values(asked, self._stated(documents))
-        kept = [plan for plan in plans if values[tuple(plan[2])] or plan[1] != INSUFFICIENT]
+        kept = [plan for plan in plans if plan[2] and (values[tuple(plan[2])] or plan[1] != INSUFFICIENT)]
         self.dropped[set_name] += len(plans) - len(kept)
         size = option_count([values[tuple(plan[2])] for plan in kept])
         options: dict[tuple[str, ...], list[str]] = {}
@@ -173,6 +181,20 @@ class GeneratedInstanceBuilder(InstanceBuilder):
                 options[key] = drawn
             rows.append(self._instance(family, question, answerable, documents, options=options[key], **extra))
         return rows
+
+    def _balanced(self, family: Family, set_name: str, plans: list[Plan]) -> list[Plan]:
+        """A premise control's rows but one of its insufficient rows (a seeded one): so that a question worded with
+        a day or a place is answerable as often as one without. Without a detail, a question has one sufficient row
+        and n insufficient ones; with the day, its control has 1 and n - 1, and its false premise 1 refused row; with a
+        place, the control (1 and n - 1) and the uncertain variant (1 refused) each come in half the questions. Each
+        wording is then answerable in 1 of n + 1 rows."""
+        if family.parent["meta"].get("variant") != "premise-control":
+            return plans
+        insufficient = [i for i, plan in enumerate(plans) if plan[1] == INSUFFICIENT]
+        if not insufficient:
+            return plans
+        dropped = pick(stream(self.seed, "neoqa", "control-rows", set_name, family.family_id), insufficient)
+        return [plan for i, plan in enumerate(plans) if i != dropped]
 
     def _child_plans(self, family: Family, documents: list[str], extra: dict[str, Any]) -> list[Plan]:
         keep = {k: extra[k] for k in ("sufficient_article_ids", "irrelevant_article_ids") if k in extra}

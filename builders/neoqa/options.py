@@ -38,6 +38,7 @@ ENOUGH = 4
 _NUMBER = re.compile(r"-?[0-9][0-9,]*(?:\.[0-9]+)?")
 
 
+@lru_cache(maxsize=4096)
 def days_text(n: int) -> str:
     """A span as the answers write it: "1 day", "17 days"."""
     templates = data("templates")
@@ -72,25 +73,35 @@ class Siblings:
     """The sibling answers of a timeline's questions, over the facts a row's documents state."""
 
     def __init__(self, world: World) -> None:
-        """Index the timeline's facts by the entities they name."""
+        """Index the timeline's facts by the entities they name (as plain tuples: every row of every set asks)."""
         self.facts = {fact.item_id: fact for fact in world.facts}
-        self.naming: dict[str, list[Fact]] = defaultdict(list)
-        for fact in world.facts:
-            for entity in dict.fromkeys(e.id for e in fact.entities()):
-                self.naming[entity].append(fact)
         self.catalog = relations()
-        self._like: dict[str, list[Fact]] = {}
+        self.named = {fact.item_id: tuple(dict.fromkeys(e.id for e in fact.entities())) for fact in world.facts}
+        self.naming: dict[str, list[str]] = defaultdict(list)  # entity -> the items naming it, in order
+        for item, entities in self.named.items():
+            for entity in entities:
+                self.naming[entity].append(item)
+        self._like: dict[str, list[tuple[str, str, str, int, str]]] = {}
 
-    def like(self, key: str) -> list[Fact]:
-        """The timeline's facts of a relation, or whose object is an entity of a kind (kept: every row asks)."""
+    def like(self, key: str) -> list[tuple[str, str, str, int, str]]:
+        """The timeline's facts of a relation, or whose object is an entity of a kind, as (item, subject id, object
+        text, event, object id) (kept: every row asks)."""
         if key not in self._like:
             self._like[key] = [
-                f for f in self.facts.values() if f.relation == key or self.catalog[f.relation]["object"] == key
+                (f.item_id, f.subject.id, f.object_text(), f.event, getattr(f.obj, "id", ""))
+                for f in self.facts.values()
+                if f.relation == key or self.catalog[f.relation]["object"] == key
             ]
         return self._like[key]
 
-    def _stated(self, entity: str, stated: Collection[str]) -> list[Fact]:
-        return [fact for fact in self.naming.get(entity, ()) if fact.item_id in stated]
+    def _neighbours(self, entities: Collection[str], stated: Collection[str]) -> set[str]:
+        """The entities sharing a stated fact with one of `entities`, and those."""
+        near = set(entities)
+        for entity in entities:
+            for item in self.naming.get(entity, ()):
+                if item in stated:
+                    near.update(self.named[item])
+        return near
 
     def multi_hop(self, asked: Asked, stated: Collection[str]) -> list[str]:
         """Sibling answers of a multi-hop question in the stated facts, once per fact giving them (so that a value
@@ -102,31 +113,24 @@ class Siblings:
         2. the same, of any event; 3. a step further from the named entity; 4. for a value, of any subject."""
         kind = self.catalog[asked.relation]["object"]
         literal = kind not in ENTITY_KINDS
-        like = [
-            fact
-            for fact in self.like(asked.relation if literal else kind)
-            if fact.item_id in stated and getattr(fact.obj, "id", "") != asked.anchor
-        ]
-        linked: dict[str, int] = {asked.anchor: asked.event}  # entity -> the latest event of a fact linking it to S
-        for fact in self._stated(asked.anchor, stated):
-            for entity in fact.entities():
-                linked[entity.id] = max(linked.get(entity.id, -1), fact.event)
-        values = [
-            f.object_text()
-            for f in like
-            if f.subject.id in linked and asked.event in (f.event, linked[f.subject.id]) and f.event <= asked.event
-        ]
+        anchor, event = asked.anchor, asked.event
+        like = [f for f in self.like(asked.relation if literal else kind) if f[0] in stated and f[4] != anchor]
+        linked: dict[str, int] = {anchor: event}  # entity -> the latest event of a stated fact linking it to S
+        for item in self.naming.get(anchor, ()):
+            if item in stated:
+                when = self.facts[item].event
+                for entity in self.named[item]:
+                    if linked.get(entity, -1) < when:
+                        linked[entity] = when
+        values = [f[2] for f in like if f[1] in linked and event in (f[3], linked[f[1]]) and f[3] <= event]
         if len(set(values)) >= ENOUGH:
             return values
-        near = set(linked)
-        for _ in range(2):  # the entities sharing a stated fact with S, then a step further
-            values = [fact.object_text() for fact in like if fact.subject.id in near]
-            if len(set(values)) >= ENOUGH:
-                return values
-            for entity in list(near):
-                for fact in self._stated(entity, stated):
-                    near.update(e.id for e in fact.entities())
-        return values if not literal or len(set(values)) > 2 else [fact.object_text() for fact in like]
+        values = [f[2] for f in like if f[1] in linked]
+        if len(set(values)) >= ENOUGH:
+            return values
+        further = self._neighbours(linked, stated)
+        values = [f[2] for f in like if f[1] in further]
+        return values if not literal or len(set(values)) > 2 else [f[2] for f in like]
 
     def time_span(self, asked: Asked, stated: Collection[str]) -> list[str]:
         """The days between either of the question's items that the row states and another stated item, once per

@@ -124,9 +124,9 @@ def sufficient_sets(
     date: str,
     stating_index: Mapping[str, list[tuple[str, str]]] | None = None,
 ) -> list[list[str]]:
-    """Every set of one or two articles dated on or before `date` that states all `items` (two items at most):
-    the single articles first, then the pairs, each in article order (`stating_index`: stating_articles(articles),
-    when made)."""
+    """Every minimal set of one or two articles dated on or before `date` that states all `items` (two items at
+    most): the single articles first, then the pairs of which neither article alone suffices, each in article order
+    (`stating_index`: stating_articles(articles), when made)."""
     index = stating_articles(articles) if stating_index is None else stating_index
     stating = [[i for i, day in index.get(item, ()) if day <= date] for item in items]
     if items:  # the articles in every item's list, in article order
@@ -136,7 +136,8 @@ def sufficient_sets(
         singles = [[a["article_id"]] for a in articles if a["date"] <= date]
     if len(items) == 1:
         return singles
-    pairs = [[x, y] for x in stating[0] for y in stating[1] if x != y]
+    alone = {single[0] for single in singles}
+    pairs = [[x, y] for x in stating[0] for y in stating[1] if x != y and x not in alone and y not in alone]
     return singles + pairs
 
 

@@ -169,7 +169,7 @@ class GeneratedInstanceBuilder(InstanceBuilder):
                 values[key] = self.siblings.values(asked, self._stated(documents))
         kept = [plan for plan in plans if plan[2] and (values[tuple(plan[2])] or plan[1] != INSUFFICIENT)]
         self.dropped[set_name] += len(plans) - len(kept)
-        size = option_count([values[tuple(plan[2])] for plan in kept])
+        size = option_count(asked, [values[tuple(plan[2])] for plan in kept])
         options: dict[tuple[str, ...], list[str]] = {}
         rows = []
         for question, answerable, documents, extra in kept:

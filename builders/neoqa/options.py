@@ -169,8 +169,8 @@ def _distinct(rng: Any, values: Sequence[str], k: int) -> list[str]:
 
 def draw_options(rng: Any, asked: Asked, values: Sequence[str], size: int) -> list[str]:
     """`size` distinct options from `values` (a row's sibling answers, once per fact giving them), the gold among them
-    when it is one of `values`, in a seeded order; numbers with the gold's rank drawn first, uniformly, among what the
-    values allow."""
+    when it is one of `values`, in a seeded order; numbers with the gold's rank drawn first, uniformly over every rank
+    (`size` is at most rank_room(asked, values), so each rank is possible), then the decoys below and above it."""
     has_gold = asked.gold in values
     decoys = [v for v in values if v != asked.gold]
     wanted = min(size - has_gold, len(set(decoys)))
@@ -180,13 +180,28 @@ def draw_options(rng: Any, asked: Asked, values: Sequence[str], size: int) -> li
     gold = number_of(asked.gold)
     below_gold = [v for v in decoys if number_of(v) < gold]
     above_gold = [v for v in decoys if number_of(v) > gold]
-    low = max(0, wanted - len(set(above_gold)))
-    rank = low + below(rng, min(wanted, len(set(below_gold))) - low + 1)  # how many decoys lie below the gold
+    rank = below(rng, wanted + 1)  # how many decoys lie below the gold: each of 0 .. wanted alike
+    if rank > len(set(below_gold)) or wanted - rank > len(set(above_gold)):
+        raise ValueError(f"{size} options leave some rank of {asked.gold!r} impossible: take rank_room first")
     chosen = _distinct(rng, below_gold, rank) + [asked.gold] + _distinct(rng, above_gold, wanted - rank)
     return shuffled(rng, chosen)
 
 
-def option_count(value_sets: Iterable[Sequence[str]]) -> int:
+def rank_room(asked: Asked, values: Sequence[str]) -> int:
+    """The most options a row offering `values` can have with the gold at any rank alike: for a number answer among
+    the values, one more than the fewer of the distinct values below and above it; otherwise no limit (NeoQA's
+    six). Where the gold is the smallest or largest value the documents offer, its row shows it alone: whatever it
+    shows beside it would tell its rank."""
+    if asked.gold not in values or not is_numeric(asked):
+        return DECOYS + 1
+    gold = number_of(asked.gold)
+    distinct = {number_of(v) for v in set(values)}
+    return 1 + min(sum(v < gold for v in distinct), sum(v > gold for v in distinct), DECOYS)
+
+
+def option_count(asked: Asked, value_sets: Iterable[Sequence[str]]) -> int:
     """How many options every row of one question in one set gets: the fewest distinct values its rows' documents
-    offer (at least one, at most NeoQA's six)."""
-    return max(1, min(DECOYS + 1, min((len(set(values)) for values in value_sets), default=1)))
+    offer, and no more than lets a number answer sit at any rank (rank_room), at least one, at most NeoQA's six."""
+    sets = list(value_sets)
+    fewest = min((min(len(set(values)), rank_room(asked, values)) for values in sets), default=1)
+    return max(1, min(DECOYS + 1, fewest))

@@ -169,7 +169,7 @@ class _Timeline:
         """A record's options: the answer and sibling answers that the articles up to `date` state, and Unanswerable
         (the instance rows draw their own, from what each shows)."""
         values = self.siblings.values(asked, self.stated_upto(date))
-        chosen = draw_options(rng, asked, values, option_count([values]))
+        chosen = draw_options(rng, asked, values, option_count(asked, [values]))
         wrong = [option for option in chosen if option != asked.gold]
         return {
             "answer": asked.gold,

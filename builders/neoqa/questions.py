@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import datetime
 import hashlib
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from leakproof_qa.builders.neoqa.articles import written_date
+from leakproof_qa.builders.neoqa.candidates import MultiHop, answer_is_unique, item_counts, multi_hop_candidates
 from leakproof_qa.builders.neoqa.instances import DEFLECTION_OPTION
 from leakproof_qa.builders.neoqa.options import Asked, Siblings, days_text, draw_options, option_count
 from leakproof_qa.builders.neoqa.world import Entity, Fact, World, data, relations
@@ -35,56 +35,6 @@ from leakproof_qa.builders.rng import pick, shuffled, stream
 
 TRIES = 8
 """Pairs of items drawn per time-span question asked, at most."""
-
-
-@dataclass(frozen=True)
-class MultiHop:
-    """A multi-hop question's two items: `bridge` names B as its object, `answer` gives B's fact."""
-
-    bridge: Fact
-    answer: Fact
-
-    @property
-    def event(self) -> int:
-        """The later event, as of which the question is asked."""
-        return max(self.bridge.event, self.answer.event)
-
-
-def item_counts(world: World) -> list[Counter[tuple[str, str]]]:
-    """Per event, how many items up to it have each (subject, relation)."""
-    counts: list[Counter[tuple[str, str]]] = []
-    running: Counter[tuple[str, str]] = Counter()
-    for event in range(len(world.dates)):
-        running.update((fact.subject.id, fact.relation) for fact in world.event_facts(event))
-        counts.append(running.copy())
-    return counts
-
-
-def answer_is_unique(world: World, question: MultiHop, counts: list[Counter[tuple[str, str]]] | None = None) -> bool:
-    """True when, among the items up to the question's event, exactly one item has the bridge's subject and
-    relation and exactly one has the bridge entity and the answer's relation: no other item answers
-    (`counts`: item_counts(world), when already made)."""
-    upto = (counts or item_counts(world))[question.event]
-    return (
-        upto[question.bridge.subject.id, question.bridge.relation] == 1
-        and upto[question.answer.subject.id, question.answer.relation] == 1
-    )
-
-
-def multi_hop_candidates(world: World) -> list[MultiHop]:
-    """Every pair of items chained through a bridge entity, in item order (none whose answer is the entity the
-    question names: "whom did the organization that Ann joined appoint?" is not asked when it is Ann)."""
-    catalog = relations()
-    by_subject: dict[str, list[Fact]] = defaultdict(list)
-    for fact in world.facts:
-        by_subject[fact.subject.id].append(fact)
-    return [
-        MultiHop(bridge, answer)
-        for bridge in world.facts
-        if isinstance(bridge.obj, Entity) and catalog[bridge.relation]["noun"]
-        for answer in by_subject[bridge.obj.id]
-        if not (isinstance(answer.obj, Entity) and answer.obj.id == bridge.subject.id)
-    ]
 
 
 def by_event_in_turn(rng: Any, hops: list[MultiHop], events: int) -> Iterator[MultiHop]:

@@ -82,6 +82,9 @@ class Siblings:
             for entity in entities:
                 self.naming[entity].append(item)
         self._like: dict[str, list[tuple[str, str, str, int, str]]] = {}
+        self.by_event: dict[int, list[str]] = defaultdict(list)  # event -> its items, in order
+        for fact in world.facts:
+            self.by_event[fact.event].append(fact.item_id)
 
     def like(self, key: str) -> list[tuple[str, str, str, int, str]]:
         """The timeline's facts of a relation, or whose object is an entity of a kind, as (item, subject id, object
@@ -133,16 +136,20 @@ class Siblings:
         return values if not literal or len(set(values)) > 2 else [f[2] for f in like]
 
     def time_span(self, asked: Asked, stated: Collection[str]) -> list[str]:
-        """The days between either of the question's items that the row states and another stated item, once per
-        item (the gold when both are stated; none of 0 days)."""
+        """The answers of the same question with one of its facts changed for another fact, of that fact's event or
+        an event next to it, that the row states, once per fact (the gold when both of its facts are stated; none of
+        0 days): the days between the kept fact and the other one. So they are spans about as long as the gold's,
+        give or take an event's gap, above and below it alike."""
         a, b = (self.facts[item] for item in asked.items)
-        ends = [fact.day for fact in (a, b) if fact.item_id in stated]
-        days = Counter(fact.day for item in stated if item not in asked.items and (fact := self.facts.get(item)))
-        spans = [(b.day - a.day).days] if len(ends) == 2 else []
-        for day, copies in sorted(days.items()):
-            for end in ends:
-                if day != end:
-                    spans += [abs((day - end).days)] * copies
+        spans = [(b.day - a.day).days] if a.item_id in stated and b.item_id in stated else []
+        for kept, changed in ((a, b), (b, a)):
+            if kept.item_id not in stated:
+                continue
+            for item in (i for e in (changed.event - 1, changed.event, changed.event + 1) for i in self.by_event[e]):
+                if item in stated and item not in asked.items:
+                    days = abs((self.facts[item].day - kept.day).days)
+                    if days:
+                        spans.append(days)
         return [days_text(n) for n in spans]
 
     def values(self, asked: Asked, stated: Collection[str]) -> list[str]:

@@ -123,9 +123,7 @@ def _filler(rng: Any, outlet: dict[str, Any], world: World, used_lines: set[str]
             when=pick(rng, prose["when"]),
         )
     if kind == "view":
-        return prose["view"].format(
-            analyst=pick(rng, prose["analysts"]), view=pick(rng, outlet["views"])
-        )
+        return prose["view"].format(analyst=pick(rng, prose["analysts"]), view=pick(rng, outlet["views"]))
     fresh = [line for line in outlet["lines"] if line not in used_lines]
     line = pick(rng, fresh or outlet["lines"])
     used_lines.add(line)
@@ -149,7 +147,11 @@ def _paragraphs(
     catalog = relations()
     lines = []
     for fact in facts:
-        key = (fact.item_id, below(rng, len(catalog[fact.relation]["sentences"])), below(rng, 2))  # wording, then date format: the order of draws
+        key = (
+            fact.item_id,
+            below(rng, len(catalog[fact.relation]["sentences"])),
+            below(rng, 2),
+        )  # wording, then date format: the order of draws
         line = written.get(key)
         if line is None:
             line = written[key] = sentence(fact, key[1], key[2])

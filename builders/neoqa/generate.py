@@ -168,7 +168,7 @@ class GeneratedSplit:
                     **row,
                     "documents": [articles[i] for i in row["use_evidence_documents"]] if self.include_documents else [],
                 }
-                for row in GeneratedInstanceBuilder(rows["questions"], rows["news"], world, seed=self.settings.seed).build(
-                    self.subset
-                )
+                for row in GeneratedInstanceBuilder(
+                    rows["questions"], rows["news"], world, seed=self.settings.seed
+                ).build(self.subset)
             ]

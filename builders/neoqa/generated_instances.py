@@ -20,7 +20,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from leakproof_qa.builders.labels import INSUFFICIENT, SUFFICIENT, UNANSWERABLE
-from leakproof_qa.builders.neoqa.instances import ABLATION_SIZES, DEFLECTION_OPTION, Family, InstanceBuilder, family_shuffled
+from leakproof_qa.builders.neoqa.instances import (
+    ABLATION_SIZES,
+    DEFLECTION_OPTION,
+    Family,
+    InstanceBuilder,
+    family_shuffled,
+)
 from leakproof_qa.builders.neoqa.options import Asked, Siblings, draw_options, option_count
 from leakproof_qa.builders.neoqa.world import World
 from leakproof_qa.builders.rng import below, pick, stream
@@ -95,6 +101,8 @@ class GeneratedInstanceBuilder(InstanceBuilder):
         * naming as many of the entities the question names as `removed` did (a question's entity missing from the
           documents would tell the label);
         * being of `removed`'s event, else of an event as near it as there is (dated alike);
+        * stating facts of as many of the missing items' days (a question's day, stated by the removed article,
+          stays as often stated);
         * how many of the entities `removed` names it names, then how many of the missing items' relations it states
           a fact of (where the removed article stated "X raised $36,000", the one in its place states what another
           event raised).
@@ -116,8 +124,10 @@ class GeneratedInstanceBuilder(InstanceBuilder):
             elif like == best:
                 chosen.append(article)
         if len(chosen) > 1:  # the others, over the best of those
+            days = {facts[item].day for item in missing if item in facts}
             likeness = [
                 (
+                    len(days & {facts[i].day for i in self.used[article] if i in facts}),
                     len(self.named[article] & self.named[removed]),
                     len(wanted & {facts[i].relation for i in self.used[article] if i in facts}),
                 )

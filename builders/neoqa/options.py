@@ -1,34 +1,35 @@
 """Answer options per row for generated NeoQA, made from what the row's documents state (spec/validity.md).
 
-A decoy is the answer of a sibling question, stated in the row's documents:
+A decoy is the answer of a sibling question, stated in the row's documents, drawn as the gold answer is drawn:
 
-* multi-hop (the question names an entity S and asks, through a bridge B, for a value of type T): every value of type
-  T within two stated facts of S. An entity of kind T that shares a stated fact with S, or with an entity that shares
-  one with S; a literal of the answer's own relation (so the same unit and range) whose subject is S or shares a
-  stated fact with S. These are the answers of the questions "the T that [something S did] ..." over the row's facts,
-  and the gold answer is one of them by construction (S -bridge- B -answer- gold), so how far an option sits from S in
-  the documents, how often they mention it, and what kind of fact states it are drawn alike for the gold and the
-  decoys: only what the relations mean tells them apart;
-* time-span (days between items a and b): the days between a, or b, and another item the documents state: the answers
-  of the same question with one of its facts changed.
+* multi-hop, an entity answer: the answers of the other questions the timeline could ask so far with an answer of the
+  same kind (builders/neoqa/candidates.py), both of whose facts the row states. The gold is such an answer, drawn from
+  the same candidates by the question generator, so it is as much in the news as the decoys are: how often, how
+  early and in how many articles the documents name an option tells nothing;
+* multi-hop, a value (an amount, a count, a percentage, a quantity, a post, a quote): values of the answer's own
+  relation (the same unit and range), nearest the named entity first (see Siblings.multi_hop);
+* time-span: the same question with one of its facts changed for another of that fact's event or the next ones:
+  spans about as long as the gold's, above and below it alike.
 
-Where a row's documents state fewer siblings than decoys wanted, it gets fewer options; every row of one question in
-one instance set gets the same number (the fewest any of them has, at least one), so the number of options does not
-tell a row's label. The gold answer is an option only where the row's documents state it within reach (as the other
-options are); where they do not, one more decoy takes its place. Number answers (days, money, counts, percentages,
-quantities) draw the gold's rank among the options first, uniformly, then the decoys below and above it.
+Draws go once per fact (or question) giving a value, as the gold is drawn. Where a row's documents state fewer
+siblings than decoys wanted, it gets fewer options; every row of one question in one instance set gets the same
+number (the fewest any of them has, at least one), so the number of options does not tell a row's label. The gold
+answer is an option only where the row's documents state it (as the other options are); where they do not, one more
+decoy takes its place. Number answers (days, money, counts, percentages, quantities) draw the gold's rank among the
+options first, uniformly over every rank the row's values allow (rank_room), then the decoys below and above it.
 """
 
 from __future__ import annotations
 
 import re
-from functools import lru_cache
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
-from leakproof_qa.builders.neoqa.world import ENTITY_KINDS, Fact, World, data, relations
+from leakproof_qa.builders.neoqa.candidates import unique_candidates
+from leakproof_qa.builders.neoqa.world import ENTITY_KINDS, World, data, relations
 from leakproof_qa.builders.rng import below, lazily_shuffled, shuffled
 
 DECOYS = 5
@@ -82,6 +83,14 @@ class Siblings:
             for entity in entities:
                 self.naming[entity].append(item)
         self._like: dict[str, list[tuple[str, str, str, int, str]]] = {}
+        self.questions: dict[str, list[tuple[int, str, str, str]]] = defaultdict(list)  # entity kind -> (question
+        # event, bridge item, answer item, answer) of every question the timeline could ask with such an answer
+        for hop in unique_candidates(world):
+            kind = self.catalog[hop.answer.relation]["object"]
+            if kind in ENTITY_KINDS:
+                self.questions[kind].append(
+                    (hop.event, hop.bridge.item_id, hop.answer.item_id, hop.answer.object_text())
+                )
         self.by_event: dict[int, list[str]] = defaultdict(list)  # event -> its items, in order
         for fact in world.facts:
             self.by_event[fact.event].append(fact.item_id)
@@ -107,17 +116,23 @@ class Siblings:
         return near
 
     def multi_hop(self, asked: Asked, stated: Collection[str]) -> list[str]:
-        """Sibling answers of a multi-hop question in the stated facts, once per fact giving them (so that a value
-        more facts give is drawn as often as an answer would be), from the nearest kind of sibling that gives enough:
-        1. the answers of two-fact questions from the named entity asked as of the same event: the object of a fact
-           like the answer's (its relation for a value, so the same unit and range; a relation with an object of its
-           kind for an entity) whose subject is the named entity or shares a stated fact with it, one of the two facts
-           of the question's event (the gold is one by construction, when stated);
-        2. the same, of any event; 3. a step further from the named entity; 4. for a value, of any subject."""
+        """Sibling answers of a multi-hop question in the stated facts, the gold among them when stated so.
+
+        An entity: the answers of every question the timeline could ask so far (builders/neoqa/candidates.py) with an
+        answer of the gold's kind, both of whose facts the row states. The gold is one such answer, drawn as they are:
+        chained through a bridge, unique as of its question, as much in the news; so how often and where the
+        documents name an option tells nothing.
+
+        A value (an amount, a count, a percentage, a quantity, a post, a quote): the values of the gold's relation
+        (the same unit and range), once per fact giving them, from the nearest kind that gives ENOUGH distinct ones:
+        1. of a fact whose subject is the named entity or shares a stated fact with it, one of the two facts of the
+           question's event (as the gold's two facts are); 2. the same, of any event; 3. a step further from the named
+           entity; 4. of any subject."""
         kind = self.catalog[asked.relation]["object"]
-        literal = kind not in ENTITY_KINDS
         anchor, event = asked.anchor, asked.event
-        like = [f for f in self.like(asked.relation if literal else kind) if f[0] in stated and f[4] != anchor]
+        if kind in ENTITY_KINDS:
+            return [v for e, b, a, v in self.questions.get(kind, ()) if e <= event and b in stated and a in stated]
+        like = [f for f in self.like(asked.relation) if f[0] in stated and f[4] != anchor]
         linked: dict[str, int] = {anchor: event}  # entity -> the latest event of a stated fact linking it to S
         for item in self.naming.get(anchor, ()):
             if item in stated:
@@ -131,9 +146,8 @@ class Siblings:
         values = [f[2] for f in like if f[1] in linked]
         if len(set(values)) >= ENOUGH:
             return values
-        further = self._neighbours(linked, stated)
-        values = [f[2] for f in like if f[1] in further]
-        return values if not literal or len(set(values)) > 2 else [f[2] for f in like]
+        values = [f[2] for f in like if f[1] in self._neighbours(linked, stated)]
+        return values if len(set(values)) > 2 else [f[2] for f in like]
 
     def time_span(self, asked: Asked, stated: Collection[str]) -> list[str]:
         """The answers of the same question with one of its facts changed for another fact, of that fact's event or

@@ -124,8 +124,11 @@ class _Timeline:
         return {
             "answer": asked.gold,
             "distractors": [
-                {"answer": d, "explanation": "A sibling answer: what the articles state for a related question.",
-                 "distractor-sentences": []}
+                {
+                    "answer": d,
+                    "explanation": "A sibling answer: what the articles state for a related question.",
+                    "distractor-sentences": [],
+                }
                 for d in wrong
             ],
             "answer_options": [*chosen, DEFLECTION_OPTION],

@@ -77,7 +77,11 @@ def _regex(template: str, slots: Mapping[str, str]) -> re.Pattern[str]:
 @cache
 def _roles() -> str:
     """Any post a genre names (a post is one of them, not any words)."""
-    return "(?:" + "|".join(sorted({re.escape(r) for g in data("world")["genres"] for r in g["roles"]}, key=len)[::-1]) + ")"
+    return (
+        "(?:"
+        + "|".join(sorted({re.escape(r) for g in data("world")["genres"] for r in g["roles"]}, key=len)[::-1])
+        + ")"
+    )
 
 
 def _object_pattern(spec: Mapping[str, Any]) -> str:
@@ -134,7 +138,9 @@ def sentences(passages: Iterable[str]) -> list[str]:
 @cache
 def _fact_free_lines() -> frozenset[str]:
     outlets = data("templates")["outlets"]
-    return frozenset(line for outlet in outlets for line in (*outlet["openings"], *outlet["lines"], *outlet["closings"]))
+    return frozenset(
+        line for outlet in outlets for line in (*outlet["openings"], *outlet["lines"], *outlet["closings"])
+    )
 
 
 def _any(words: Iterable[str]) -> str:
@@ -207,7 +213,7 @@ def article_facts(news_row: Mapping[str, Any]) -> tuple[set[Said], list[str]]:
 
 
 @cache
-def _LITERAL_RELATIONS() -> frozenset[str]:  # noqa: N802 - a constant made once
+def _LITERAL_RELATIONS() -> frozenset[str]:
     return frozenset(r for r, spec in data("templates")["relations"].items() if spec["object"] in {*_VALUE, "role"})
 
 
@@ -282,7 +288,9 @@ def _question_patterns() -> dict[str, list[tuple[str, re.Pattern[str]]]]:
 
 def _clause(text: str) -> tuple[str, str, str, str | None] | None:
     found = {
-        (r, m["s"], m["o"], m.groupdict().get("at")) for r, p in _question_patterns()["clause"] if (m := p.fullmatch(text))
+        (r, m["s"], m["o"], m.groupdict().get("at"))
+        for r, p in _question_patterns()["clause"]
+        if (m := p.fullmatch(text))
     }
     return found.pop() if len(found) == 1 else None
 

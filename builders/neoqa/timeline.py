@@ -11,8 +11,6 @@ from leakproof_qa.builders.neoqa.articles import sentence
 from leakproof_qa.builders.neoqa.world import Entity, Fact, World, data
 
 
-
-
 def _listed_order(entity: Entity) -> tuple[str, int]:
     """Where a snapshot lists an entity: by kind, then number."""
     return entity.kind, int(entity.id.split("-")[1])

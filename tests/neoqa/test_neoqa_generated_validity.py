@@ -117,7 +117,9 @@ def test_rows_showing_the_same_documents_show_the_same_options(timelines):
         for subset in INSTANCE_SUBSETS:
             options = defaultdict(set)
             for row in rows[subset]:
-                options[row["question_family_id"], tuple(row["use_evidence_documents"])].add(tuple(row["answer_options"]))
+                options[row["question_family_id"], tuple(row["use_evidence_documents"])].add(
+                    tuple(row["answer_options"])
+                )
             assert all(len(seen) == 1 for seen in options.values())
 
 

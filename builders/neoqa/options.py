@@ -3,7 +3,7 @@
 A decoy is the answer of a sibling question, stated in the row's documents, drawn as the gold answer is drawn:
 
 * multi-hop, an entity answer: the answers of the other questions the timeline could ask so far with an answer of the
-  same kind (builders/neoqa/candidates.py), both of whose facts the row states. The gold is such an answer, drawn from
+  same kind (builders/neoqa/candidates.py) whose answer fact the row states. The gold is such an answer, drawn from
   the same candidates by the question generator, so it is as much in the news as the decoys are: how often, how
   early and in how many articles the documents name an option tells nothing;
 * multi-hop, a value (an amount, a count, a percentage, a quantity, a post, a quote): values of the answer's own
@@ -83,14 +83,12 @@ class Siblings:
             for entity in entities:
                 self.naming[entity].append(item)
         self._like: dict[str, list[tuple[str, str, str, int, str]]] = {}
-        self.questions: dict[str, list[tuple[int, str, str, str]]] = defaultdict(list)  # entity kind -> (question
-        # event, bridge item, answer item, answer) of every question the timeline could ask with such an answer
+        self.questions: dict[str, list[tuple[int, str, str]]] = defaultdict(list)  # entity kind -> (question event,
+        # answer item, answer) of every question the timeline could ask with such an answer
         for hop in unique_candidates(world):
             kind = self.catalog[hop.answer.relation]["object"]
             if kind in ENTITY_KINDS:
-                self.questions[kind].append(
-                    (hop.event, hop.bridge.item_id, hop.answer.item_id, hop.answer.object_text())
-                )
+                self.questions[kind].append((hop.event, hop.answer.item_id, hop.answer.object_text()))
         self.by_event: dict[int, list[str]] = defaultdict(list)  # event -> its items, in order
         for fact in world.facts:
             self.by_event[fact.event].append(fact.item_id)
@@ -119,7 +117,7 @@ class Siblings:
         """Sibling answers of a multi-hop question in the stated facts, the gold among them when stated so.
 
         An entity: the answers of every question the timeline could ask so far (builders/neoqa/candidates.py) with an
-        answer of the gold's kind, both of whose facts the row states. The gold is one such answer, drawn as they are:
+        answer of the gold's kind, whose answer fact the row states. The gold is one such answer, drawn as they are:
         chained through a bridge, unique as of its question, as much in the news; so how often and where the
         documents name an option tells nothing.
 
@@ -131,7 +129,7 @@ class Siblings:
         kind = self.catalog[asked.relation]["object"]
         anchor, event = asked.anchor, asked.event
         if kind in ENTITY_KINDS:
-            return [v for e, b, a, v in self.questions.get(kind, ()) if e <= event and b in stated and a in stated]
+            return [v for e, a, v in self.questions.get(kind, ()) if e <= event and a in stated]
         like = [f for f in self.like(asked.relation) if f[0] in stated and f[4] != anchor]
         linked: dict[str, int] = {anchor: event}  # entity -> the latest event of a stated fact linking it to S
         for item in self.naming.get(anchor, ()):

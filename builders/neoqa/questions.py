@@ -158,15 +158,16 @@ def premise_day(rng: Any, hop: MultiHop, shown: set[str], facts: Mapping[str, Fa
 
 def premise_place(rng: Any, hop: MultiHop, shown: set[str], facts: Mapping[str, Fact]) -> Entity | None:
     """An uncertain-specificity place: the place another item the evidence articles state has (one of the bridge's
-    event where there is one), never an entity the bridge names; None when there is none."""
+    event where there is one), else a town one of them names; never an entity the bridge names. None only when the
+    evidence names no other town (then the question gets no place variant)."""
     named = {entity.id for entity in hop.bridge.entities()}
-    pool = [
-        facts[item]
-        for item in sorted(shown)
-        if item in facts and facts[item].place is not None and facts[item].place.id not in named  # type: ignore[union-attr]
-    ]
+    stated = [facts[item] for item in sorted(shown) if item in facts]
+    pool = [f for f in stated if f.place is not None and f.place.id not in named]
     same = [fact for fact in pool if fact.event == hop.bridge.event]
-    return pick(rng, same or pool).place if pool else None
+    if pool:
+        return pick(rng, same or pool).place
+    towns = [e for f in stated for e in f.entities() if e.kind == "location" and e.id not in named]
+    return pick(rng, towns) if towns else None
 
 
 def _variants(

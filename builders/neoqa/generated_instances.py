@@ -207,7 +207,7 @@ class GeneratedInstanceBuilder(InstanceBuilder):
         return [plan for i, plan in enumerate(plans) if i != dropped]
 
     def _child_plans(self, family: Family, documents: list[str], extra: dict[str, Any]) -> list[Plan]:
-        keep = {k: extra[k] for k in ("sufficient_article_ids", "irrelevant_article_ids") if k in extra}
+        keep: dict[str, Any] = {k: extra[k] for k in ("sufficient_article_ids", "irrelevant_article_ids") if k in extra}
         return [(child, UNANSWERABLE, documents, keep) for child in self.sampled_children(family)]
 
     # ------------------------------------------------------------------ the three sets

@@ -46,7 +46,7 @@ def data(name: str) -> dict[str, Any]:
 
 def relations() -> dict[str, dict[str, Any]]:
     """The relation catalog: per relation its types, wordings, question phrases and how its values are drawn."""
-    return data("templates")["relations"]  # type: ignore[no-any-return]
+    return data("templates")["relations"]
 
 
 @dataclass(frozen=True)

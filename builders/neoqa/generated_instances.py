@@ -27,7 +27,7 @@ from leakproof_qa.builders.neoqa.instances import (
     InstanceBuilder,
     family_shuffled,
 )
-from leakproof_qa.builders.neoqa.options import Asked, Siblings, draw_options, option_count
+from leakproof_qa.builders.neoqa.options import Asked, draw_options, option_count, siblings_of
 from leakproof_qa.builders.neoqa.world import World
 from leakproof_qa.builders.rng import below, pick, stream
 
@@ -49,7 +49,7 @@ class GeneratedInstanceBuilder(InstanceBuilder):
         """Index the timeline's questions, articles and facts."""
         news = list(news_rows)
         super().__init__(question_rows, news, seed=seed)
-        self.siblings = Siblings(world)
+        self.siblings = siblings_of(world)
         self.used = {row["article_id"]: tuple(row["used_items"]) for row in news}
         self.event_articles: dict[int, list[str]] = defaultdict(list)  # event -> its articles, in canonical order
         for article in sorted(self.articles.values(), key=lambda a: (a.date, a.created_at, a.article_id)):

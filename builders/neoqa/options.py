@@ -171,6 +171,13 @@ class Siblings:
         return self.multi_hop(asked, stated) if asked.kind == "multi-hop" else self.time_span(asked, stated)
 
 
+def siblings_of(world: World) -> Siblings:
+    """The world's Siblings, made once (the questions and every instance set ask)."""
+    if "siblings" not in world.derived:
+        world.derived["siblings"] = Siblings(world)
+    return world.derived["siblings"]
+
+
 def is_numeric(asked: Asked) -> bool:
     """True when the question's answers are numbers (days, money, counts, percentages, quantities)."""
     if asked.kind == "time-span":

@@ -29,7 +29,7 @@ from typing import Any
 from leakproof_qa.builders.neoqa.articles import written_date
 from leakproof_qa.builders.neoqa.candidates import MultiHop, unique_candidates
 from leakproof_qa.builders.neoqa.instances import DEFLECTION_OPTION
-from leakproof_qa.builders.neoqa.options import MIN_SPAN, Asked, Siblings, days_text, draw_options, option_count
+from leakproof_qa.builders.neoqa.options import MIN_SPAN, Asked, days_text, draw_options, option_count, siblings_of
 from leakproof_qa.builders.neoqa.world import Entity, Fact, World, data, relations
 from leakproof_qa.builders.rng import pick, shuffled, stream
 
@@ -102,7 +102,7 @@ class _Timeline:
     def __init__(self, world: World, articles: list[dict[str, Any]], stating: Mapping[str, list[tuple[str, str]]]):
         self.world, self.articles, self.stating = world, articles, stating
         self.used = {article["article_id"]: article["used_items"] for article in articles}
-        self.siblings = Siblings(world)
+        self.siblings = siblings_of(world)
         self._upto: dict[str, frozenset[str]] = {}
 
     def stated_upto(self, date: str) -> frozenset[str]:

@@ -39,6 +39,7 @@ from leakproof_qa.builders.neoqa.settings import (
     SUBSETS,
     ConfigError,
     Settings,
+    format_name,
     settings_from,
     settings_lines,
 )
@@ -185,6 +186,55 @@ FEATURES: dict[str, datasets.Features] = {
 }
 
 CITATION = cards.text("neoqa.bib")
+
+
+def json_text(value: Any) -> str:
+    """A JSON field's value as the text this datasets stores it as (its Json feature's encoder; json.dumps on 3.x)."""
+    return json.dumps(value) if JSON_AS_TEXT else datasets.Json().encode_example(value)
+
+
+def _json_typed(kind: Any, path: tuple[str, ...]) -> Any:
+    """`kind` (an Arrow type) with the field at `path` (field names, through lists) typed as Arrow's JSON."""
+    import pyarrow as pa
+
+    if not path:
+        return pa.json_()
+    if pa.types.is_list(kind):
+        return pa.list_(_json_typed(kind.value_type, path))
+    return pa.struct([(f.name, _json_typed(f.type, path[1:]) if f.name == path[0] else f.type) for f in kind])
+
+
+def file_schema(subset: str) -> Any:
+    """The Arrow schema `datasets` stores `subset` in, with its features and the canary in the metadata (what a
+    written file holds, so that plain `load_dataset("parquet", ...)` gives these features back)."""
+    from leakproof_qa.builders.publishing.shards import shard_schema
+
+    return shard_schema(FEATURES[subset].arrow_schema, FEATURES[subset].to_dict(), cards.CANARY)
+
+
+def conversion_schema(subset: str) -> Any:
+    """`file_schema` with the JSON fields typed as Arrow's JSON even on datasets 3.x (whose storage, a string, is
+    what 3.x stores), so that rows become Arrow the same way on every datasets (builders/arrow_columns.py)."""
+    import pyarrow as pa
+
+    schema = file_schema(subset)
+    if not JSON_AS_TEXT or subset not in _JSON_FIELDS:
+        return schema
+    path = _JSON_FIELDS[subset]
+    fields = [(f.name, _json_typed(f.type, path[1:]) if f.name == path[0] else f.type) for f in schema]
+    return pa.schema(fields, metadata=schema.metadata)
+
+
+def file_schemas(include_documents: bool = True) -> Any:
+    """What the fast writer (builders/neoqa/files.py) needs from this face: each subset's schemas, the JSON encoder."""
+    from leakproof_qa.builders.neoqa.files import Schemas
+
+    return Schemas(
+        {subset: conversion_schema(subset) for subset in SUBSETS},
+        {subset: file_schema(subset) for subset in SUBSETS},
+        json_text,
+        include_documents,
+    )
 
 
 @dataclass
@@ -521,6 +571,54 @@ def publish_main(argv: list[str]) -> int:
     return 0
 
 
+def generate_main(argv: list[str]) -> int:
+    """CLI: `python -m neoqa generate t1000_s1 --out DIR`: every subset of a generated configuration as Parquet."""
+    import time
+
+    from leakproof_qa.builders.neoqa.files import ordered_subsets, write_configuration
+    from leakproof_qa.builders.processes import default_processes
+
+    parser = argparse.ArgumentParser(
+        prog="python -m neoqa generate",
+        description="Write every subset of a generated configuration as Parquet (DIR/{subset}/test-*.parquet), "
+        "each timeline generated once for all subsets; `datasets.load_dataset('parquet', data_files=...)` reads "
+        "them back with the same rows and features as neoqa.load_dataset. The files are the same bytes whatever "
+        "--num-proc.",
+    )
+    parser.add_argument("name", metavar="NAME", help=f"a generated configuration, {GRAMMAR} without a subset")
+    parser.add_argument("--out", required=True, help="output folder (created if needed)")
+    parser.add_argument("--subsets", nargs="+", choices=SUBSETS, help="write only these (default: all six)")
+    parser.add_argument(
+        "--num-proc", type=int, default=default_processes(), help="processes sharing the blocks of timelines"
+    )
+    parser.add_argument("--overwrite", action="store_true", help="replace subsets --out already holds")
+    parser.add_argument("--no-documents", action="store_true", help="instance rows without their documents' text")
+    _settings_options(parser)
+    args = parser.parse_args(argv)
+    knobs = {name: getattr(args, name) for name in Settings.knobs() if getattr(args, name) is not None}
+    try:
+        settings, subset = settings_from(args.name, **knobs)
+        if args.name.endswith("_" + subset):
+            raise ConfigError(f"generate takes a whole configuration: give {format_name(settings)!r}; choose --subsets")
+        if args.num_proc < 1:
+            raise ConfigError(f"--num-proc {args.num_proc} must be at least 1")
+        subsets = ordered_subsets(args.subsets)
+        out = Path(args.out)
+        if out.exists() and not out.is_dir():
+            raise ConfigError(f"--out {out} is a file; give a folder")
+        taken = [name for name in subsets if (out / name).exists()]
+        if taken and not args.overwrite:
+            raise ConfigError(f"--out {out} already holds {', '.join(taken)}; pass --overwrite, or give another folder")
+        began = time.perf_counter()
+        rows = write_configuration(settings, subsets, file_schemas(not args.no_documents), out, args.num_proc)
+    except (ValueError, OSError) as error:
+        parser.exit(2, f"error: {error}\n")
+    for name in subsets:
+        print(f"{format_name(settings, name):<36} {rows[name]:>10,} rows  -> {out / name}")
+    print(f"wrote {len(subsets)} subsets to {out} in {time.perf_counter() - began:.1f} s with {args.num_proc} process(es)")
+    return 0
+
+
 def list_main(argv: list[str]) -> int:
     """CLI: `python -m neoqa list`: the release configurations, the generated names' grammar and every setting."""
     argparse.ArgumentParser(
@@ -551,6 +649,8 @@ def main(argv: list[str] | None = None) -> int:
         return publish_main(argv[1:])
     if argv[:1] == ["list"]:
         return list_main(argv[1:])
+    if argv[:1] == ["generate"]:
+        return generate_main(argv[1:])
     parser = argparse.ArgumentParser(
         prog="python -m neoqa",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -559,6 +659,7 @@ def main(argv: list[str] | None = None) -> int:
         epilog="commands:\n"
         "  python -m neoqa NAME ...      build one configuration and print its row counts (this help)\n"
         "  python -m neoqa list          the configurations, the generated names' grammar and every setting\n"
+        "  python -m neoqa generate ...  every subset of a generated configuration as Parquet (generate --help)\n"
         "  python -m neoqa publish ...   publish generated data, or the release files verbatim (publish --help)",
     )
     parser.add_argument(

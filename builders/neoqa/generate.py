@@ -115,6 +115,17 @@ def _document(row: dict[str, Any]) -> dict[str, Any]:
     return {key: row[key] for key in ("article_id", "headline", "date", "passages")}
 
 
+def with_documents(
+    instances: list[dict[str, Any]], news: list[dict[str, Any]], include: bool = True
+) -> list[dict[str, Any]]:
+    """Instance rows with the documents they show (`documents`: each article's id, headline, date and passages, in
+    the order shown; empty when not `include`). An article is one dict, shared by every row that shows it."""
+    if not include:
+        return [{**row, "documents": []} for row in instances]
+    articles = {row["article_id"]: _document(row) for row in news}
+    return [{**row, "documents": [articles[i] for i in row["use_evidence_documents"]]} for row in instances]
+
+
 class GeneratedSplit:
     """The one split of a generated configuration; iterate it for the rows (made one timeline at a time)."""
 
@@ -147,11 +158,5 @@ class GeneratedSplit:
             return subset_rows(self.settings, index, (self.subset,))[self.subset]
         with _no_cycle_collection():
             rows = timeline_rows(self.settings, index, ("news", "questions"))
-            articles = {row["article_id"]: _document(row) for row in rows["news"]}
-            return [
-                {
-                    **row,
-                    "documents": [articles[i] for i in row["use_evidence_documents"]] if self.include_documents else [],
-                }
-                for row in InstanceBuilder(rows["questions"], rows["news"], seed=self.settings.seed).build(self.subset)
-            ]
+            instances = InstanceBuilder(rows["questions"], rows["news"], seed=self.settings.seed).build(self.subset)
+            return with_documents(instances, rows["news"], self.include_documents)

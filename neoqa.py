@@ -64,22 +64,6 @@ def _list(feature: Any) -> Any:
     return datasets.List(feature) if hasattr(datasets, "List") else [feature]
 
 
-def _json_text_at(value: Any, path: tuple[str, ...]) -> Any:
-    """`value` with the JSON field at `path` (field names, through lists) replaced by its JSON text."""
-    if not path:
-        return json.dumps(value)
-    if isinstance(value, list):
-        return [_json_text_at(item, path) for item in value]
-    return {**value, path[0]: _json_text_at(value[path[0]], path[1:])}
-
-
-def storable(subset: str, row: dict[str, Any]) -> dict[str, Any]:
-    """A row as this datasets stores it: the row itself, or on datasets 3.x its JSON fields as JSON text."""
-    if JSON_AS_TEXT and subset in _JSON_FIELDS:
-        return _json_text_at(row, _JSON_FIELDS[subset])
-    return row
-
-
 _STR = datasets.Value("string")
 _INT = datasets.Value("int32")
 _JSON = _STR if JSON_AS_TEXT else datasets.Json()
@@ -307,11 +291,11 @@ def _code_files() -> list[Path]:
 _BUILDER_ARGUMENTS = set(inspect.signature(datasets.DatasetBuilder.__init__).parameters) - {"self", "config_kwargs"}
 
 
-class NeoQA(datasets.GeneratorBasedBuilder):
+class NeoQA(datasets.ArrowBasedBuilder):
     """NeoQA from its official release files, or generated from a name: raw records and the instance sets."""
 
     BUILDER_CONFIG_CLASS = NeoQAConfig
-    DEFAULT_WRITER_BATCH_SIZE = 100  # an instance can carry 100+ articles: keep write batches small
+    TABLE_ROWS = 100  # a release's rows per Arrow table: an instance can carry 100+ articles
     VERSION = datasets.Version("1.3.0")  # 1.1.0: seeded orders; 1.2.0: answerable in builders.labels; 1.3.0: generated
     BUILDER_CONFIGS = [NeoQAConfig(name=name, version="1.0.0") for name in engine.CONFIG_NAMES]
 
@@ -387,17 +371,29 @@ class NeoQA(datasets.GeneratorBasedBuilder):
             for split in engine.CONFIG_SPLITS[config.name]
         ]
 
-    def _generate_examples(
+    def _generate_tables(
         self, prepared: engine.PreparedSplit | GeneratedSplit, timelines: list[int] | None = None
-    ) -> Iterator[tuple[int | str, dict[str, Any]]]:
-        """Yield the prepared rows: a release's with their position as key; a generated split's, of the timelines
-        this process was given, keyed by timeline and position."""
+    ) -> Iterator[tuple[int | str, Any]]:
+        """Yield the rows as Arrow tables made by columns (builders/arrow_columns.py), as `python -m neoqa generate`
+        makes them: a generated split's one timeline at a time, of the timelines this process was given (each keyed
+        by its timeline); a release's TABLE_ROWS rows at a time, keyed by their first row's position."""
+        from itertools import islice
+
+        from leakproof_qa.builders import arrow_columns
+        from leakproof_qa.builders.neoqa.files import timeline_tables
+
         subset = self.config.subset
+        schemas = file_schemas(self.config.include_documents)
         if isinstance(prepared, GeneratedSplit):
-            keyed = prepared.part(prepared.timelines if timelines is None else timelines).keyed()
-            yield from ((key, storable(subset, row)) for key, row in keyed)
+            for index in prepared.timelines if timelines is None else timelines:
+                table = timeline_tables(prepared.settings, index, (subset,), schemas)[subset]
+                yield index, table.cast(schemas.files[subset])
             return
-        yield from ((key, storable(subset, row)) for key, row in enumerate(prepared))
+        rows, start = iter(prepared), 0
+        while batch := list(islice(rows, self.TABLE_ROWS)):
+            table = arrow_columns.table(batch, schemas.arrow[subset], json_text)
+            yield start, table.cast(schemas.files[subset])
+            start += len(batch)
 
 
 def load_dataset(
@@ -459,21 +455,27 @@ def publish_generated(
     subsets: list[str] | None = None,
     passphrase: str | None = None,
     passphrase_in_card: bool = True,
+    num_proc: int | None = None,
     **options: Any,
 ) -> tuple[Path | None, str | None]:
     """Publish generated configurations (our data): plain (CC BY 4.0), or sealed with `passphrase` (CC BY-ND 4.0),
-    to a folder and/or the Hub (`options`: HubTarget's fields, and generator settings). Returns (folder, commit URL).
+    to a folder and/or the Hub (`options`: HubTarget's fields, and generator settings), each configuration made in
+    `num_proc` processes (two on two cores by default; the release is the same). Returns (folder, commit URL).
     """
     from leakproof_qa.builders.publishing.hub import HubTarget
     from leakproof_qa.builders.publishing.neoqa_generated import publish as publish_ours
 
     options = dict(options)
     target = HubTarget.taken_from(options)
+    from leakproof_qa.builders.processes import default_processes
+
     return publish_ours(
         names,
         out,
         FEATURES,
         fingerprint_of_code(),
+        schemas=file_schemas(),
+        processes=default_processes() if num_proc is None else num_proc,
         subsets=subsets,
         passphrase=passphrase,
         passphrase_in_card=passphrase_in_card,

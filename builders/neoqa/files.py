@@ -29,7 +29,7 @@ from .. import arrow_columns
 from .generate import subset_rows, with_documents
 from .settings import INSTANCE_SUBSETS, SPLIT, SUBSETS, Settings
 
-BLOCK_TIMELINES = 100
+BLOCK_TIMELINES = 50
 """Timelines per block: per file of each subset, and per task when a cluster writes one configuration."""
 ROW_GROUP_BYTES = 64 << 20
 """A row group closes once its Arrow bytes reach this (or ROW_GROUP_ROWS rows), at a timeline's end."""

@@ -595,6 +595,7 @@ def generate_main(argv: list[str]) -> int:
     )
     parser.add_argument("--overwrite", action="store_true", help="replace subsets --out already holds")
     parser.add_argument("--no-documents", action="store_true", help="instance rows without their documents' text")
+    _ray_option(parser)
     _settings_options(parser)
     args = parser.parse_args(argv)
     knobs = {name: getattr(args, name) for name in Settings.knobs() if getattr(args, name) is not None}
@@ -612,13 +613,93 @@ def generate_main(argv: list[str]) -> int:
         if taken and not args.overwrite:
             raise ConfigError(f"--out {out} already holds {', '.join(taken)}; pass --overwrite, or give another folder")
         began = time.perf_counter()
-        rows = write_configuration(settings, subsets, file_schemas(not args.no_documents), out, args.num_proc)
-    except (ValueError, OSError) as error:
+        schemas = file_schemas(not args.no_documents)
+        if args.ray:
+            from leakproof_qa.builders.cluster.on_ray import write_neoqa_blocks
+
+            rows = write_neoqa_blocks(settings, tuple(subsets), schemas, args.out, args.ray)
+        else:
+            rows = write_configuration(settings, subsets, schemas, out, args.num_proc)
+    except (ValueError, OSError, ImportError) as error:
         parser.exit(2, f"error: {error}\n")
     for name in subsets:
         print(f"{format_name(settings, name):<36} {rows[name]:>10,} rows  -> {out / name}")
     print(f"wrote {len(subsets)} subsets to {out} in {time.perf_counter() - began:.1f} s with {args.num_proc} process(es)")
     return 0
+
+
+def write_generated(settings: Settings, subsets: tuple[str, ...], folder: Path) -> None:
+    """A cluster job's work: one generated configuration's subsets into `folder`, as `generate` writes them."""
+    from leakproof_qa.builders.neoqa.files import write_configuration
+
+    write_configuration(settings, subsets, file_schemas(), folder, processes=1)
+
+
+def _ray_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        help="run on the Ray cluster at ADDRESS (auto, ray://host:10001, or local); needs leakproof-qa[ray]",
+    )
+
+
+def generate_many_main(argv: list[str]) -> int:
+    """CLI: `python -m neoqa generate-many t200 --seeds 1-50 --out DIR [--ray ADDRESS]`."""
+    import time
+
+    from leakproof_qa.builders.cluster.runs import Job, run_locally, run_many, seeds
+    from leakproof_qa.builders.neoqa.files import ordered_subsets
+    from leakproof_qa.builders.processes import default_processes
+
+    parser = argparse.ArgumentParser(
+        prog="python -m neoqa generate-many",
+        description="Write many generated configurations, OUT/{prefix}_s{seed}/, each byte for byte as `generate` "
+        "writes it, plus OUT/manifest.json (configurations, versions, each file's size and sha256). Each is staged "
+        "and renamed when whole; running again skips those already written whole (checked by digest). OUT is a "
+        "local path or a URI pyarrow reaches. With --ray, one Ray task per configuration.",
+    )
+    parser.add_argument("prefix", help="the configurations' name without the seed, e.g. t200 or t50_e8")
+    parser.add_argument("--seeds", required=True, help="seeds, e.g. 1-50 or 1-3,7")
+    parser.add_argument("--out", required=True, help="output folder or URI")
+    _ray_option(parser)
+    parser.add_argument("--num-proc", type=int, default=default_processes(), help="without --ray: at once")
+    parser.add_argument("--subsets", nargs="+", choices=SUBSETS, help="write only these (default: all six)")
+    _settings_options(parser)
+    args = parser.parse_args(argv)
+    knobs = {name: getattr(args, name) for name in Settings.knobs() if getattr(args, name) is not None}
+    try:
+        if args.num_proc < 1:
+            raise ConfigError(f"--num-proc {args.num_proc} must be at least 1")
+        subsets = tuple(ordered_subsets(args.subsets))
+        versions = {"package_version": engine_version(), "code_digest": fingerprint_of_code()}
+        jobs = []
+        for seed in seeds(args.seeds):
+            settings, subset = settings_from(f"{args.prefix}_s{seed}", **knobs)
+            if subset != DEFAULT_SUBSET:
+                raise ConfigError(f"give the configurations' prefix without a subset, e.g. {format_name(settings)}")
+            jobs.append(Job("neoqa", format_name(settings), settings, subsets, write_generated, versions))
+        if args.ray:
+            from leakproof_qa.builders.cluster.on_ray import ray_runner
+
+            runner = ray_runner(args.ray)
+        else:
+            runner = run_locally(args.num_proc)
+        began = time.perf_counter()
+        records, skipped = run_many(jobs, args.out, runner, lambda line: print(line, file=sys.stderr))
+    except (ValueError, OSError, ImportError) as error:
+        parser.exit(2, f"error: {error}\n")
+    print(
+        f"{len(records)} configurations in {args.out} ({len(skipped)} already written whole, "
+        f"{len(records) - len(skipped)} written) in {time.perf_counter() - began:.1f} s; manifest.json lists them"
+    )
+    return 0
+
+
+def engine_version() -> str:
+    """The package's version (what made a configuration, in its record)."""
+    from leakproof_qa.builders import __version__
+
+    return __version__
 
 
 def list_main(argv: list[str]) -> int:
@@ -653,6 +734,8 @@ def main(argv: list[str] | None = None) -> int:
         return list_main(argv[1:])
     if argv[:1] == ["generate"]:
         return generate_main(argv[1:])
+    if argv[:1] == ["generate-many"]:
+        return generate_many_main(argv[1:])
     parser = argparse.ArgumentParser(
         prog="python -m neoqa",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -662,6 +745,7 @@ def main(argv: list[str] | None = None) -> int:
         "  python -m neoqa NAME ...      build one configuration and print its row counts (this help)\n"
         "  python -m neoqa list          the configurations, the generated names' grammar and every setting\n"
         "  python -m neoqa generate ...  every subset of a generated configuration as Parquet (generate --help)\n"
+        "  python -m neoqa generate-many ...  many configurations (a prefix and seeds), here or on Ray\n"
         "  python -m neoqa publish ...   publish generated data, or the release files verbatim (publish --help)",
     )
     parser.add_argument(

@@ -1,0 +1,56 @@
+"""The rotating `PhantomWikiDataset` as a Ray Data source: the local dataset's items, made in read tasks.
+
+    from leakproof_qa.builders.cluster.ray_data import read_phantom_wiki
+    data = PhantomWikiDataset("n5000_s1", seed=7, size=100_000, universe_every=500)
+    items = read_phantom_wiki(data)            # a ray.data.Dataset; items.take(3) == data[:3]
+
+A read task makes a block of consecutive items: with `universe_every=N`, block b is items b*N .. b*N+N-1, which are
+exactly the items of one rotated universe (its seed drawn for block b), so each universe is built once, on the
+worker that reads its block. Item i is a pure function of the dataset's settings and i, so whichever worker makes
+it, and however Ray splits the reads, the items are the local dataset's. Without rotation, blocks of ITEMS_PER_BLOCK.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .on_ray import ray_module
+
+ITEMS_PER_BLOCK = 256
+
+
+def _blocks(dataset: Any) -> list[range]:
+    """The items of each read task: one universe's worth each when the dataset rotates universes."""
+    step = dataset.universe_every or ITEMS_PER_BLOCK
+    return [range(start, min(dataset.size, start + step)) for start in range(0, dataset.size, step)]
+
+
+def _items_table(dataset: Any, items: range) -> Any:
+    """One block: the dataset's items `items`, as an Arrow table."""
+    import pyarrow as pa
+
+    return pa.Table.from_pylist([dataset[i] for i in items])
+
+
+def read_phantom_wiki(dataset: Any) -> Any:
+    """`dataset` (a phantom_env.rl.PhantomWikiDataset) as a `ray.data.Dataset` of the same items, in order."""
+    ray = ray_module()
+    from ray.data.block import BlockMetadata
+    from ray.data.datasource import Datasource, ReadTask
+
+    class PhantomWikiSource(Datasource):  # type: ignore[misc]
+        """Ray's read interface over the dataset: one read task per block of items."""
+
+        def estimate_inmemory_data_size(self) -> int | None:
+            return None
+
+        def get_read_tasks(self, parallelism: int, **options: Any) -> list[Any]:
+            return [
+                ReadTask(
+                    lambda items=items: [_items_table(dataset, items)],
+                    BlockMetadata(num_rows=len(items), size_bytes=None, exec_stats=None, input_files=None),
+                )
+                for items in _blocks(dataset)
+            ]
+
+    return ray.data.read_datasource(PhantomWikiSource(), override_num_blocks=len(_blocks(dataset)))

@@ -48,7 +48,7 @@ def ray_runner(address: str, task: Any = write_job) -> Runner:
     """Run jobs as Ray tasks on the cluster at `address`, one per configuration; `task(job, out)` is the work (the
     default writes the configuration; a test passes one that dies first)."""
     ray = connect(address)
-    remote = ray.remote(task).options(max_retries=RETRIES)
+    remote = ray.remote(max_retries=RETRIES)(task)
 
     def run(jobs: list[Job], out: str) -> Iterator[dict[str, Any]]:
         refs = [remote.options(**({"memory": job.memory} if job.memory else {})).remote(job, out) for job in jobs]
@@ -85,7 +85,7 @@ def write_neoqa_blocks(
     work_path = f"{root}/{STAGING}/{_staging_name('blocks')}"
     target.create_dir(work_path, recursive=True)
     work = work_path if "://" not in out else out.split("://")[0] + "://" + work_path
-    remote = ray.remote(task).options(max_retries=RETRIES)
+    remote = ray.remote(max_retries=RETRIES)(task)
     refs = [remote.remote(settings, block, subsets, schemas, work) for block in range(block_count(settings))]
     rows = dict.fromkeys(subsets, 0)
     try:
@@ -99,4 +99,6 @@ def write_neoqa_blocks(
     finally:
         if target.get_file_info(work_path).type != fs.FileType.NotFound:
             target.delete_dir(work_path)
+        if not target.get_file_info(fs.FileSelector(f"{root}/{STAGING}", allow_not_found=True)):
+            target.delete_dir(f"{root}/{STAGING}")  # nothing else at work there: leave OUT as generate leaves it
     return rows

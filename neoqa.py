@@ -172,9 +172,12 @@ FEATURES: dict[str, datasets.Features] = {
 CITATION = cards.text("neoqa.bib")
 
 
+_ENCODE_JSON = json.dumps if JSON_AS_TEXT else datasets.Json().encode_example
+
+
 def json_text(value: Any) -> str:
     """A JSON field's value as the text this datasets stores it as (its Json feature's encoder; json.dumps on 3.x)."""
-    return json.dumps(value) if JSON_AS_TEXT else datasets.Json().encode_example(value)
+    return _ENCODE_JSON(value)
 
 
 def _json_typed(kind: Any, path: tuple[str, ...]) -> Any:
@@ -386,7 +389,7 @@ class NeoQA(datasets.ArrowBasedBuilder):
         schemas = file_schemas(self.config.include_documents)
         if isinstance(prepared, GeneratedSplit):
             for index in prepared.timelines if timelines is None else timelines:
-                table = timeline_tables(prepared.settings, index, (subset,), schemas)[subset]
+                table = timeline_tables(prepared.settings, [index], (subset,), schemas)[subset]
                 yield index, table.cast(schemas.files[subset])
             return
         rows, start = iter(prepared), 0
@@ -624,7 +627,9 @@ def generate_main(argv: list[str]) -> int:
         parser.exit(2, f"error: {error}\n")
     for name in subsets:
         print(f"{format_name(settings, name):<36} {rows[name]:>10,} rows  -> {out / name}")
-    print(f"wrote {len(subsets)} subsets to {out} in {time.perf_counter() - began:.1f} s with {args.num_proc} process(es)")
+    print(
+        f"wrote {len(subsets)} subsets to {out} in {time.perf_counter() - began:.1f} s with {args.num_proc} process(es)"
+    )
     return 0
 
 

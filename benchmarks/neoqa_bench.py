@@ -4,12 +4,12 @@
 
 Each process makes a contiguous run of timelines, every subset's rows of each (timelines, news, questions and
 the three instance sets, as `neoqa.load_dataset` makes them, without writing Arrow), one timeline at a time.
-Target (issue 36): t1000_s1, every subset, at most 10 s on 2 cores. Then (issue 45) every subset written as
-Parquet, as `python -m neoqa generate` writes it (each timeline generated once, rows turned into Arrow by columns,
-blocks of timelines in the processes): target at most 15 s on 2 cores, its CPU time (parent and workers) beside. The CPU time of the busiest worker is printed
-beside the wall time: on a shared machine it is the time the build takes when it has its 2 cores to itself.
-Tokens are the estimate of builders/tokens.py (one per 3 characters, an overcount); the paper counted with a
-tokenizer.
+Target (issue 36): t1000_s1, every subset, at most 10 s on 2 cores. The CPU time of the busiest worker is printed
+beside the wall time: on a shared machine it is the time the build takes when it has its 2 cores to itself. Then
+(issue 45) every subset written as Parquet, as `python -m neoqa generate` writes it (each timeline generated once,
+rows turned into Arrow by columns, blocks of timelines shared by the processes): target at most 15 s on 2 cores,
+printed with its CPU time (this process and the workers). Tokens are the estimate of builders/tokens.py (one per
+3 characters, an overcount); the paper counted with a tokenizer.
 """
 
 from __future__ import annotations

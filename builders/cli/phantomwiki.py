@@ -244,9 +244,7 @@ def _generate_many(args: argparse.Namespace) -> int:
     universes = [_settings(args, name) for name in names]
     subsets = tuple(subset for subset in SUBSETS if subset in (args.subsets or SUBSETS))
     versions = {"package_version": __version__, "code_digest": code_digest(*PHANTOMWIKI_CODE)}
-    jobs = [
-        Job("phantom_wiki", universe_name(s), s, subsets, write_universe, versions, estimate(s)) for s in universes
-    ]
+    jobs = [Job("phantom_wiki", universe_name(s), s, subsets, write_universe, versions, estimate(s)) for s in universes]
     if args.ray:
         from ..cluster.on_ray import ray_runner
 

@@ -12,6 +12,7 @@ it, and however Ray splits the reads, the items are the local dataset's. Without
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from .on_ray import ray_module
@@ -25,11 +26,11 @@ def _blocks(dataset: Any) -> list[range]:
     return [range(start, min(dataset.size, start + step)) for start in range(0, dataset.size, step)]
 
 
-def _items_table(dataset: Any, items: range) -> Any:
-    """One block: the dataset's items `items`, as an Arrow table."""
+def _block(dataset: Any, items: range) -> list[Any]:
+    """A read task's work: the dataset's items `items`, as one Arrow table."""
     import pyarrow as pa
 
-    return pa.Table.from_pylist([dataset[i] for i in items])
+    return [pa.Table.from_pylist([dataset[i] for i in items])]
 
 
 def read_phantom_wiki(dataset: Any) -> Any:
@@ -38,16 +39,18 @@ def read_phantom_wiki(dataset: Any) -> Any:
     from ray.data.block import BlockMetadata
     from ray.data.datasource import Datasource, ReadTask
 
-    class PhantomWikiSource(Datasource):  # type: ignore[misc]
+    class PhantomWikiSource(Datasource):
         """Ray's read interface over the dataset: one read task per block of items."""
 
         def estimate_inmemory_data_size(self) -> int | None:
             return None
 
-        def get_read_tasks(self, parallelism: int, **options: Any) -> list[Any]:
+        def get_read_tasks(
+            self, parallelism: int, per_task_row_limit: int | None = None, data_context: Any = None
+        ) -> list[ReadTask]:
             return [
                 ReadTask(
-                    lambda items=items: [_items_table(dataset, items)],
+                    partial(_block, dataset, items),
                     BlockMetadata(num_rows=len(items), size_bytes=None, exec_stats=None, input_files=None),
                 )
                 for items in _blocks(dataset)

@@ -82,8 +82,6 @@ def plain_schema(schema: pa.Schema) -> pa.Schema:
     return pa.schema([pa.field(f.name, _storage(f.type), f.nullable) for f in schema], metadata=schema.metadata)
 
 
-
-
 def _card(manifest: Manifest, sealed: bool, passphrase: str | None) -> str:
     """A short dataset card: what the data is, its license, its settings, how to open it, and the canary."""
     from huggingface_hub import DatasetCard, DatasetCardData

@@ -75,9 +75,7 @@ def test_ray_without_ray_installed_says_what_to_install_in_one_line(tmp_path, mo
     assert 'pip install "leakproof-qa[ray]"' in err and err.count("\n") == 1
 
 
-@pytest.mark.parametrize(
-    "text, expected", [("1-3", [1, 2, 3]), ("5", [5]), ("1-2,7,2-3", [1, 2, 7, 3]), ("0-0", [0])]
-)
+@pytest.mark.parametrize("text, expected", [("1-3", [1, 2, 3]), ("5", [5]), ("1-2,7,2-3", [1, 2, 7, 3]), ("0-0", [0])])
 def test_seeds_read_as_ranges_and_lists(text, expected):
     assert seeds(text) == expected
 

@@ -37,9 +37,19 @@ def holds_json(kind: pa.DataType) -> bool:
     return False
 
 
-def table(rows: Sequence[Mapping[str, Any]], schema: pa.Schema, json_text: JsonText) -> pa.Table:
-    """`rows` as an Arrow table of `schema` (every field of the schema taken from each row by name)."""
-    columns = [column([row[field.name] for row in rows], field.type, json_text) for field in schema]
+def table(
+    rows: Sequence[Mapping[str, Any]],
+    schema: pa.Schema,
+    json_text: JsonText,
+    given: Mapping[str, list[Any]] | None = None,
+) -> pa.Table:
+    """`rows` as an Arrow table of `schema`: every field of the schema taken from each row by name, or from `given`
+    (a field's values, one per row, that the rows do not hold: no row is copied to add them)."""
+    given = given or {}
+    columns = [
+        column(given[field.name] if field.name in given else [row[field.name] for row in rows], field.type, json_text)
+        for field in schema
+    ]
     return pa.Table.from_arrays(columns, schema=schema)
 
 

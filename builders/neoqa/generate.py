@@ -115,15 +115,23 @@ def _document(row: dict[str, Any]) -> dict[str, Any]:
     return {key: row[key] for key in ("article_id", "headline", "date", "passages")}
 
 
+def shown_documents(
+    instances: list[dict[str, Any]], news: list[dict[str, Any]], include: bool = True
+) -> list[list[dict[str, Any]]]:
+    """Each instance row's `documents`: the articles it shows (id, headline, date and passages) in the order shown,
+    or none when not `include`. An article is one dict, shared by every row that shows it."""
+    if not include:
+        return [[] for _ in instances]
+    articles = {row["article_id"]: _document(row) for row in news}
+    return [[articles[i] for i in row["use_evidence_documents"]] for row in instances]
+
+
 def with_documents(
     instances: list[dict[str, Any]], news: list[dict[str, Any]], include: bool = True
 ) -> list[dict[str, Any]]:
-    """Instance rows with the documents they show (`documents`: each article's id, headline, date and passages, in
-    the order shown; empty when not `include`). An article is one dict, shared by every row that shows it."""
-    if not include:
-        return [{**row, "documents": []} for row in instances]
-    articles = {row["article_id"]: _document(row) for row in news}
-    return [{**row, "documents": [articles[i] for i in row["use_evidence_documents"]]} for row in instances]
+    """Instance rows with their `documents` (shown_documents)."""
+    shown = shown_documents(instances, news, include)
+    return [{**row, "documents": documents} for row, documents in zip(instances, shown)]
 
 
 class GeneratedSplit:

@@ -2,12 +2,14 @@
 
     from leakproof_qa.builders.cluster.ray_data import read_phantom_wiki
     data = PhantomWikiDataset("n5000_s1", seed=7, size=100_000, universe_every=500)
-    items = read_phantom_wiki(data)            # a ray.data.Dataset; items.take(3) == data[:3]
+    items = read_phantom_wiki(data)            # a ray.data.Dataset of data's items
 
 A read task makes a block of consecutive items: with `universe_every=N`, block b is items b*N .. b*N+N-1, which are
 exactly the items of one rotated universe (its seed drawn for block b), so each universe is built once, on the
 worker that reads its block. Item i is a pure function of the dataset's settings and i, so whichever worker makes
 it, and however Ray splits the reads, the items are the local dataset's. Without rotation, blocks of ITEMS_PER_BLOCK.
+Ray hands blocks on as they end (each block's items in order; `metadata["index"]` is each item's place): set
+`ray.data.DataContext.get_current().execution_options.preserve_order = True` to read them in the dataset's order.
 """
 
 from __future__ import annotations

@@ -68,5 +68,21 @@ def test_the_ray_data_source_yields_the_local_datasets_items():
     from leakproof_qa.phantom_env.rl import PhantomWikiDataset
 
     rotating = PhantomWikiDataset("n50_s1", seed=3, size=10, universe_every=4, distractors=2)
-    assert read_phantom_wiki(rotating).take_all() == list(rotating)
+    items = read_phantom_wiki(rotating).take_all()  # blocks in the order they end, unless Ray is told to keep it
+    assert sorted(items, key=lambda item: item["metadata"]["index"]) == list(rotating)
     assert len({rotating.universe_of(i) for i in range(10)}) == 3  # three blocks, three universes
+
+
+def test_ray_data_writes_verls_training_parquet_with_the_local_rows(tmp_path):
+    import pyarrow.parquet as pq
+
+    from leakproof_qa.builders.cluster.ray_data import read_phantom_wiki
+    from leakproof_qa.phantom_env.recipes import verl_row
+    from leakproof_qa.phantom_env.rl import PhantomWikiDataset
+
+    data = PhantomWikiDataset("n50_s1", seed=1, size=8, universe_every=4)
+    read_phantom_wiki(data).map(verl_row).write_parquet(str(tmp_path / "train"))
+    written = pq.read_table(tmp_path / "train").to_pylist()
+    local = [verl_row(item) for item in data]
+    key = lambda row: row["extra_info"]["index"]  # noqa: E731  (Ray writes a file per block, in any order)
+    assert sorted(written, key=key) == local

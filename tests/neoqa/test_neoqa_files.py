@@ -137,3 +137,24 @@ def test_a_shared_object_is_converted_once_and_repeated_by_value():
     assert arrow_columns.table(rows, SCHEMA, neoqa.json_text).equals(
         arrow_columns.table(unshared, SCHEMA, neoqa.json_text)
     )
+
+
+@pytest.mark.parametrize("subset, shard_bytes", [("questions", 20_000), ("neoqa", 200_000)])
+def test_publish_cuts_the_fast_arrow_into_the_shards_rows_made_one_at_a_time_give(tmp_path, subset, shard_bytes):
+    """`python -m neoqa publish` reads the fast writer's files back and cuts them into the batches and shards that
+    rows encoded one at a time (`Features.encode_example`, its former path) give: the same bytes."""
+    from leakproof_qa.builders.neoqa.generate import GeneratedSplit
+    from leakproof_qa.builders.publishing.neoqa_generated import plain_schema
+    from leakproof_qa.builders.publishing.shards import rebatched, shard_schema, write_shards
+
+    settings, _ = settings_from("t3_s1")
+    features = neoqa.FEATURES[subset]
+    schema = shard_schema(plain_schema(features.arrow_schema), features.to_dict(), "canary", subset)
+    encoded = (features.encode_example(row) for row in GeneratedSplit(settings, subset))
+    by_rows = write_shards(encoded, tmp_path / "rows", "test", schema, rows_per_batch=50, max_bytes=shard_bytes)
+    files.write_configuration(settings, [subset], neoqa.file_schemas(), tmp_path / "fast")
+    tables = rebatched(files.read_tables(tmp_path / "fast", subset), schema, 50)
+    by_tables = write_shards(
+        [], tmp_path / "tables", "test", schema, rows_per_batch=50, max_bytes=shard_bytes, tables=tables
+    )
+    assert len(by_rows) > 1 and [s.sha256 for s in by_tables] == [s.sha256 for s in by_rows]

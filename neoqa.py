@@ -28,6 +28,7 @@ import leakproof_qa.builders.neoqa as engine
 from leakproof_qa import cards, encryption
 from leakproof_qa.builders import metrics
 from leakproof_qa.builders.checks import is_whole
+from leakproof_qa.builders.cluster import add_ray_option
 from leakproof_qa.builders.neoqa import parse_answer
 from leakproof_qa.builders.neoqa.generate import LICENSE as GENERATED_LICENSE
 from leakproof_qa.builders.neoqa.generate import LICENSE_NOTICE as GENERATED_NOTICE
@@ -598,7 +599,7 @@ def generate_main(argv: list[str]) -> int:
     )
     parser.add_argument("--overwrite", action="store_true", help="replace subsets --out already holds")
     parser.add_argument("--no-documents", action="store_true", help="instance rows without their documents' text")
-    _ray_option(parser)
+    add_ray_option(parser)
     _settings_options(parser)
     args = parser.parse_args(argv)
     knobs = {name: getattr(args, name) for name in Settings.knobs() if getattr(args, name) is not None}
@@ -640,14 +641,6 @@ def write_generated(settings: Settings, subsets: tuple[str, ...], folder: Path) 
     write_configuration(settings, subsets, file_schemas(), folder, processes=1)
 
 
-def _ray_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--ray",
-        metavar="ADDRESS",
-        help="run on the Ray cluster at ADDRESS (auto, ray://host:10001, or local); needs leakproof-qa[ray]",
-    )
-
-
 def generate_many_main(argv: list[str]) -> int:
     """CLI: `python -m neoqa generate-many t200 --seeds 1-50 --out DIR [--ray ADDRESS]`."""
     import time
@@ -666,7 +659,7 @@ def generate_many_main(argv: list[str]) -> int:
     parser.add_argument("prefix", help="the configurations' name without the seed, e.g. t200 or t50_e8")
     parser.add_argument("--seeds", required=True, help="seeds, e.g. 1-50 or 1-3,7")
     parser.add_argument("--out", required=True, help="output folder or URI")
-    _ray_option(parser)
+    add_ray_option(parser)
     parser.add_argument("--num-proc", type=int, default=default_processes(), help="without --ray: at once")
     parser.add_argument("--subsets", nargs="+", choices=SUBSETS, help="write only these (default: all six)")
     _settings_options(parser)

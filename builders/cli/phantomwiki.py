@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from .. import __version__
+from ..cluster import add_ray_option
 from ..export import FORMATS as EXPORT_FORMATS
 from ..phantomwiki.config import (
     DEFAULT_SUBSET,
@@ -427,11 +428,7 @@ def parser(faces: Mapping[str, Face] | None = None) -> argparse.ArgumentParser:
     many.add_argument("prefix", help="the universes' name without the seed, e.g. n5000 or n500_d10")
     many.add_argument("--seeds", required=True, help="seeds, e.g. 1-1000 or 1-3,7")
     many.add_argument("--out", required=True, help="output folder or URI")
-    many.add_argument(
-        "--ray",
-        metavar="ADDRESS",
-        help="run on the Ray cluster at ADDRESS (auto, ray://host:10001, or local); needs leakproof-qa[ray]",
-    )
+    add_ray_option(many)
     many.add_argument(
         "--num-proc",
         type=int,

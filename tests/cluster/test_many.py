@@ -84,3 +84,11 @@ def test_seeds_read_as_ranges_and_lists(text, expected):
 def test_bad_seeds_are_one_line(text):
     with pytest.raises(ValueError, match="--seeds"):
         seeds(text)
+
+
+def test_a_uri_goes_through_pyarrows_filesystems_to_the_same_files(tmp_path):
+    """OUT as a URI (file:// here; s3://, gs:// the same way, through pyarrow.fs) holds what a plain path holds."""
+    assert phantom_many(tmp_path / "path", "--num-proc", "1") == 0
+    uri = (tmp_path / "by-uri").as_uri()
+    assert cli.main(["generate-many", "n30", "--seeds", "1-2", "--out", uri, "--subsets", "questions", "corpus"]) == 0
+    assert digests(tmp_path / "by-uri") == digests(tmp_path / "path")

@@ -299,7 +299,8 @@ class NeoQA(datasets.ArrowBasedBuilder):
     """NeoQA from its official release files, or generated from a name: raw records and the instance sets."""
 
     BUILDER_CONFIG_CLASS = NeoQAConfig
-    TABLE_ROWS = 100  # a release's rows per Arrow table: an instance can carry 100+ articles
+    DEFAULT_WRITER_BATCH_SIZE = 100  # an instance can carry 100+ articles: keep the cache's record batches small
+    TABLE_ROWS = 100  # a release's rows per Arrow table, for the same reason
     VERSION = datasets.Version("1.3.0")  # 1.1.0: seeded orders; 1.2.0: answerable in builders.labels; 1.3.0: generated
     BUILDER_CONFIGS = [NeoQAConfig(name=name, version="1.0.0") for name in engine.CONFIG_NAMES]
 

@@ -35,7 +35,7 @@ TIMELINES_PER_TABLE = 5
 """Timelines whose rows become Arrow together: fewer, larger conversions (a fifth less work than one at a time),
 while the rows held stay small."""
 ROW_GROUP_BYTES = 64 << 20
-"""A row group closes once its Arrow bytes reach this (or ROW_GROUP_ROWS rows), at a timeline's end."""
+"""A row group closes once its Arrow bytes reach this (or ROW_GROUP_ROWS rows), at a table's end."""
 ROW_GROUP_ROWS = 10_000
 DICTIONARY_PAGE_BYTES = 32 << 20
 """Parquet keeps dictionary-encoding a column chunk until its dictionary reaches this (pyarrow's default is 1 MiB):
@@ -218,9 +218,3 @@ def read_tables(folder: str | os.PathLike[str], subset: str) -> Iterator[pa.Tabl
         parquet = pq.ParquetFile(path)
         for group in range(parquet.num_row_groups):
             yield parquet.read_row_group(group)
-
-
-def rows_of(tables: Iterable[pa.Table]) -> Iterator[dict[str, Any]]:
-    """The rows of `tables` as Python dicts (JSON fields as their text)."""
-    for table in tables:
-        yield from table.to_pylist()

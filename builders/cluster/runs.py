@@ -27,6 +27,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..publishing.manifest import file_digest
+
 RECORD = "configuration.json"
 MANIFEST = "manifest.json"
 STAGING = ".staging"
@@ -63,11 +65,8 @@ def file_digests(folder: Path) -> dict[str, dict[str, Any]]:
     found = {}
     for path in sorted(folder.rglob("*")):
         if path.is_file():
-            digest = hashlib.sha256()
-            with open(path, "rb") as handle:
-                while chunk := handle.read(1 << 20):
-                    digest.update(chunk)
-            found[path.relative_to(folder).as_posix()] = {"size": path.stat().st_size, "sha256": digest.hexdigest()}
+            size, sha256 = file_digest(path)
+            found[path.relative_to(folder).as_posix()] = {"size": size, "sha256": sha256}
     return found
 
 

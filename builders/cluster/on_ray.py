@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from . import RAY_MISSING
-from .runs import STAGING, Job, Runner, _staging_name, filesystem, write_job
+from .runs import STAGING, Job, Runner, filesystem, staging_name, write_job
 
 RETRIES = 3
 """Times Ray runs a task again after its worker died (killed, out of memory, its machine gone)."""
@@ -44,6 +44,18 @@ def _finished(ray: Any, refs: list[Any]) -> Iterator[Any]:
         yield ray.get(done[0])
 
 
+def _refuse_infeasible(ray: Any, jobs: list[Job]) -> None:
+    """A one-line ValueError when a job asks for more memory than any node of the cluster has (Ray would keep the
+    task waiting for a node that never comes)."""
+    largest = max((node["Resources"].get("memory", 0) for node in ray.nodes() if node.get("Alive")), default=0)
+    big = max(jobs, key=lambda job: job.memory, default=None)
+    if big is not None and big.memory > largest:
+        raise ValueError(
+            f"{big.name} needs about {big.memory / 1e9:,.1f} GB by our measures, more than any node of the Ray "
+            f"cluster has ({largest / 1e9:,.1f} GB for tasks); add larger nodes or choose fewer people or questions"
+        )
+
+
 def ray_runner(address: str, task: Any = write_job) -> Runner:
     """Run jobs as Ray tasks on the cluster at `address`, one per configuration; `task(job, out)` is the work (the
     default writes the configuration; a test passes one that dies first)."""
@@ -51,6 +63,7 @@ def ray_runner(address: str, task: Any = write_job) -> Runner:
     remote = ray.remote(max_retries=RETRIES)(task)
 
     def run(jobs: list[Job], out: str) -> Iterator[dict[str, Any]]:
+        _refuse_infeasible(ray, jobs)
         refs = [remote.options(**({"memory": job.memory} if job.memory else {})).remote(job, out) for job in jobs]
         return _finished(ray, refs)
 
@@ -82,7 +95,7 @@ def write_neoqa_blocks(
 
     ray = connect(address)
     target, root = filesystem(out)
-    work_path = f"{root}/{STAGING}/{_staging_name('blocks')}"
+    work_path = f"{root}/{STAGING}/{staging_name('blocks')}"
     target.create_dir(work_path, recursive=True)
     work = work_path if "://" not in out else out.split("://")[0] + "://" + work_path
     remote = ray.remote(max_retries=RETRIES)(task)

@@ -82,7 +82,7 @@ def record_of(job: Job, files: dict[str, dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def _staging_name(name: str) -> str:
+def staging_name(name: str) -> str:
     """A work folder's name, unique to this attempt (host, process, clock: a retried task never meets its own)."""
     return f"{name}.{socket.gethostname()}-{os.getpid()}-{time.monotonic_ns()}"
 
@@ -92,7 +92,7 @@ def publish_folder(local: Path, out: str, name: str) -> None:
     from pyarrow import fs
 
     target, root = filesystem(out)
-    staging = f"{root}/{STAGING}/{_staging_name(name)}"
+    staging = f"{root}/{STAGING}/{staging_name(name)}"
     target.create_dir(staging, recursive=True)
     fs.copy_files(str(local), staging, source_filesystem=fs.LocalFileSystem(), destination_filesystem=target)
     final = f"{root}/{name}"
@@ -172,7 +172,7 @@ def write_manifest(records: Iterable[Mapping[str, Any]], out: str, dataset: str,
     }
     text = json.dumps(document, indent=2, sort_keys=True) + "\n"
     target.create_dir(f"{root}/{STAGING}", recursive=True)
-    staged = f"{root}/{STAGING}/{_staging_name(MANIFEST)}"
+    staged = f"{root}/{STAGING}/{staging_name(MANIFEST)}"
     with target.open_output_stream(staged) as stream:
         stream.write(text.encode("utf-8"))
     target.move(staged, f"{root}/{MANIFEST}")

@@ -86,3 +86,14 @@ def test_ray_data_writes_verls_training_parquet_with_the_local_rows(tmp_path):
     local = [verl_row(item) for item in data]
     key = lambda row: row["extra_info"]["index"]  # noqa: E731  (Ray writes a file per block, in any order)
     assert sorted(written, key=key) == local
+
+
+def test_a_job_larger_than_every_node_is_refused_in_one_line(tmp_path):
+    from dataclasses import replace
+
+    from leakproof_qa.builders.cluster.on_ray import ray_runner
+
+    huge = [replace(jobs()[0], memory=10**15)]  # a petabyte
+    with pytest.raises(ValueError, match="n30_s1 needs about 1,000,000.0 GB by our measures, more than any node") as e:
+        run_many(huge, str(tmp_path / "out"), ray_runner("local"))
+    assert "\n" not in str(e.value)

@@ -28,6 +28,7 @@ import leakproof_qa.builders.neoqa as engine
 from leakproof_qa import cards, encryption
 from leakproof_qa.builders import metrics
 from leakproof_qa.builders.checks import is_whole
+from leakproof_qa.builders.cluster import add_ray_option
 from leakproof_qa.builders.neoqa import parse_answer
 from leakproof_qa.builders.neoqa.generate import LICENSE as GENERATED_LICENSE
 from leakproof_qa.builders.neoqa.generate import LICENSE_NOTICE as GENERATED_NOTICE
@@ -39,6 +40,7 @@ from leakproof_qa.builders.neoqa.settings import (
     SUBSETS,
     ConfigError,
     Settings,
+    format_name,
     settings_from,
     settings_lines,
 )
@@ -61,22 +63,6 @@ def _list(feature: Any) -> Any:
     """A list of `feature`: `datasets.List` (datasets >= 4), or on datasets 3.x the list literal that reads as one
     there (3.x's Sequence of a dict would be a dict of lists); the same Arrow schema, list<item: ...>, on both."""
     return datasets.List(feature) if hasattr(datasets, "List") else [feature]
-
-
-def _json_text_at(value: Any, path: tuple[str, ...]) -> Any:
-    """`value` with the JSON field at `path` (field names, through lists) replaced by its JSON text."""
-    if not path:
-        return json.dumps(value)
-    if isinstance(value, list):
-        return [_json_text_at(item, path) for item in value]
-    return {**value, path[0]: _json_text_at(value[path[0]], path[1:])}
-
-
-def storable(subset: str, row: dict[str, Any]) -> dict[str, Any]:
-    """A row as this datasets stores it: the row itself, or on datasets 3.x its JSON fields as JSON text."""
-    if JSON_AS_TEXT and subset in _JSON_FIELDS:
-        return _json_text_at(row, _JSON_FIELDS[subset])
-    return row
 
 
 _STR = datasets.Value("string")
@@ -187,6 +173,58 @@ FEATURES: dict[str, datasets.Features] = {
 CITATION = cards.text("neoqa.bib")
 
 
+_ENCODE_JSON = json.dumps if JSON_AS_TEXT else datasets.Json().encode_example
+
+
+def json_text(value: Any) -> str:
+    """A JSON field's value as the text this datasets stores it as (its Json feature's encoder; json.dumps on 3.x)."""
+    return _ENCODE_JSON(value)
+
+
+def _json_typed(kind: Any, path: tuple[str, ...]) -> Any:
+    """`kind` (an Arrow type) with the field at `path` (field names, through lists) typed as Arrow's JSON."""
+    import pyarrow as pa
+
+    if not path:
+        return pa.json_()
+    if pa.types.is_list(kind):
+        return pa.list_(_json_typed(kind.value_type, path))
+    return pa.struct([(f.name, _json_typed(f.type, path[1:]) if f.name == path[0] else f.type) for f in kind])
+
+
+def file_schema(subset: str) -> Any:
+    """The Arrow schema `datasets` stores `subset` in, with its features and the canary in the metadata (what a
+    written file holds, so that plain `load_dataset("parquet", ...)` gives these features back)."""
+    from leakproof_qa.builders.publishing.shards import shard_schema
+
+    return shard_schema(FEATURES[subset].arrow_schema, FEATURES[subset].to_dict(), cards.CANARY)
+
+
+def conversion_schema(subset: str) -> Any:
+    """`file_schema` with the JSON fields typed as Arrow's JSON even on datasets 3.x (whose storage, a string, is
+    what 3.x stores), so that rows become Arrow the same way on every datasets (builders/arrow_columns.py)."""
+    import pyarrow as pa
+
+    schema = file_schema(subset)
+    if not JSON_AS_TEXT or subset not in _JSON_FIELDS:
+        return schema
+    path = _JSON_FIELDS[subset]
+    fields = [(f.name, _json_typed(f.type, path[1:]) if f.name == path[0] else f.type) for f in schema]
+    return pa.schema(fields, metadata=schema.metadata)
+
+
+def file_schemas(include_documents: bool = True) -> Any:
+    """What the fast writer (builders/neoqa/files.py) needs from this face: each subset's schemas, the JSON encoder."""
+    from leakproof_qa.builders.neoqa.files import Schemas
+
+    return Schemas(
+        {subset: conversion_schema(subset) for subset in SUBSETS},
+        {subset: file_schema(subset) for subset in SUBSETS},
+        json_text,
+        include_documents,
+    )
+
+
 @dataclass
 class _Options(datasets.BuilderConfig):
     """The knobs of every NeoQA configuration: seed, decryption key, Hub source, documents on/off."""
@@ -257,11 +295,12 @@ def _code_files() -> list[Path]:
 _BUILDER_ARGUMENTS = set(inspect.signature(datasets.DatasetBuilder.__init__).parameters) - {"self", "config_kwargs"}
 
 
-class NeoQA(datasets.GeneratorBasedBuilder):
+class NeoQA(datasets.ArrowBasedBuilder):
     """NeoQA from its official release files, or generated from a name: raw records and the instance sets."""
 
     BUILDER_CONFIG_CLASS = NeoQAConfig
-    DEFAULT_WRITER_BATCH_SIZE = 100  # an instance can carry 100+ articles: keep write batches small
+    DEFAULT_WRITER_BATCH_SIZE = 100  # an instance can carry 100+ articles: keep the cache's record batches small
+    TABLE_ROWS = 100  # a release's rows per Arrow table, for the same reason
     VERSION = datasets.Version("1.3.0")  # 1.1.0: seeded orders; 1.2.0: answerable in builders.labels; 1.3.0: generated
     BUILDER_CONFIGS = [NeoQAConfig(name=name, version="1.0.0") for name in engine.CONFIG_NAMES]
 
@@ -337,17 +376,29 @@ class NeoQA(datasets.GeneratorBasedBuilder):
             for split in engine.CONFIG_SPLITS[config.name]
         ]
 
-    def _generate_examples(
+    def _generate_tables(
         self, prepared: engine.PreparedSplit | GeneratedSplit, timelines: list[int] | None = None
-    ) -> Iterator[tuple[int | str, dict[str, Any]]]:
-        """Yield the prepared rows: a release's with their position as key; a generated split's, of the timelines
-        this process was given, keyed by timeline and position."""
+    ) -> Iterator[tuple[int | str, Any]]:
+        """Yield the rows as Arrow tables made by columns (builders/arrow_columns.py), as `python -m neoqa generate`
+        makes them: a generated split's one timeline at a time, of the timelines this process was given (each keyed
+        by its timeline); a release's TABLE_ROWS rows at a time, keyed by their first row's position."""
+        from itertools import islice
+
+        from leakproof_qa.builders import arrow_columns
+        from leakproof_qa.builders.neoqa.files import timeline_tables
+
         subset = self.config.subset
+        schemas = file_schemas(self.config.include_documents)
         if isinstance(prepared, GeneratedSplit):
-            keyed = prepared.part(prepared.timelines if timelines is None else timelines).keyed()
-            yield from ((key, storable(subset, row)) for key, row in keyed)
+            for index in prepared.timelines if timelines is None else timelines:
+                table = timeline_tables(prepared.settings, [index], (subset,), schemas)[subset]
+                yield index, table.cast(schemas.files[subset])
             return
-        yield from ((key, storable(subset, row)) for key, row in enumerate(prepared))
+        rows, start = iter(prepared), 0
+        while batch := list(islice(rows, self.TABLE_ROWS)):
+            table = arrow_columns.table(batch, schemas.arrow[subset], json_text)
+            yield start, table.cast(schemas.files[subset])
+            start += len(batch)
 
 
 def load_dataset(
@@ -409,21 +460,27 @@ def publish_generated(
     subsets: list[str] | None = None,
     passphrase: str | None = None,
     passphrase_in_card: bool = True,
+    num_proc: int | None = None,
     **options: Any,
 ) -> tuple[Path | None, str | None]:
     """Publish generated configurations (our data): plain (CC BY 4.0), or sealed with `passphrase` (CC BY-ND 4.0),
-    to a folder and/or the Hub (`options`: HubTarget's fields, and generator settings). Returns (folder, commit URL).
+    to a folder and/or the Hub (`options`: HubTarget's fields, and generator settings), each configuration made in
+    `num_proc` processes (two on two cores by default; the release is the same). Returns (folder, commit URL).
     """
     from leakproof_qa.builders.publishing.hub import HubTarget
     from leakproof_qa.builders.publishing.neoqa_generated import publish as publish_ours
 
     options = dict(options)
     target = HubTarget.taken_from(options)
+    from leakproof_qa.builders.processes import default_processes
+
     return publish_ours(
         names,
         out,
         FEATURES,
         fingerprint_of_code(),
+        schemas=file_schemas(),
+        processes=default_processes() if num_proc is None else num_proc,
         subsets=subsets,
         passphrase=passphrase,
         passphrase_in_card=passphrase_in_card,
@@ -521,6 +578,129 @@ def publish_main(argv: list[str]) -> int:
     return 0
 
 
+def generate_main(argv: list[str]) -> int:
+    """CLI: `python -m neoqa generate t1000_s1 --out DIR`: every subset of a generated configuration as Parquet."""
+    import time
+
+    from leakproof_qa.builders.neoqa.files import ordered_subsets, write_configuration
+    from leakproof_qa.builders.processes import default_processes
+
+    parser = argparse.ArgumentParser(
+        prog="python -m neoqa generate",
+        description="Write every subset of a generated configuration as Parquet (DIR/{subset}/test-*.parquet), "
+        "each timeline generated once for all subsets; `datasets.load_dataset('parquet', data_files=...)` reads "
+        "them back with the same rows and features as neoqa.load_dataset. The files are the same bytes whatever "
+        "--num-proc.",
+    )
+    parser.add_argument("name", metavar="NAME", help=f"a generated configuration, {GRAMMAR} without a subset")
+    parser.add_argument("--out", required=True, help="output folder (created if needed)")
+    parser.add_argument("--subsets", nargs="+", choices=SUBSETS, help="write only these (default: all six)")
+    parser.add_argument(
+        "--num-proc", type=int, default=default_processes(), help="processes sharing the blocks of timelines"
+    )
+    parser.add_argument("--overwrite", action="store_true", help="replace subsets --out already holds")
+    parser.add_argument("--no-documents", action="store_true", help="instance rows without their documents' text")
+    add_ray_option(parser)
+    _settings_options(parser)
+    args = parser.parse_args(argv)
+    knobs = {name: getattr(args, name) for name in Settings.knobs() if getattr(args, name) is not None}
+    try:
+        settings, subset = settings_from(args.name, **knobs)
+        if args.name.endswith("_" + subset):
+            raise ConfigError(f"generate takes a whole configuration: give {format_name(settings)!r}; choose --subsets")
+        if args.num_proc < 1:
+            raise ConfigError(f"--num-proc {args.num_proc} must be at least 1")
+        subsets = ordered_subsets(args.subsets)
+        out = Path(args.out)
+        if out.exists() and not out.is_dir():
+            raise ConfigError(f"--out {out} is a file; give a folder")
+        taken = [name for name in subsets if (out / name).exists()]
+        if taken and not args.overwrite:
+            raise ConfigError(f"--out {out} already holds {', '.join(taken)}; pass --overwrite, or give another folder")
+        began = time.perf_counter()
+        schemas = file_schemas(not args.no_documents)
+        if args.ray:
+            from leakproof_qa.builders.cluster.on_ray import write_neoqa_blocks
+
+            rows = write_neoqa_blocks(settings, tuple(subsets), schemas, args.out, args.ray)
+        else:
+            rows = write_configuration(settings, subsets, schemas, out, args.num_proc)
+    except (ValueError, OSError, ImportError) as error:
+        parser.exit(2, f"error: {error}\n")
+    for name in subsets:
+        print(f"{format_name(settings, name):<36} {rows[name]:>10,} rows  -> {out / name}")
+    print(
+        f"wrote {len(subsets)} subsets to {out} in {time.perf_counter() - began:.1f} s with {args.num_proc} process(es)"
+    )
+    return 0
+
+
+def write_generated(settings: Settings, subsets: tuple[str, ...], folder: Path) -> None:
+    """A cluster job's work: one generated configuration's subsets into `folder`, as `generate` writes them."""
+    from leakproof_qa.builders.neoqa.files import write_configuration
+
+    write_configuration(settings, subsets, file_schemas(), folder, processes=1)
+
+
+def generate_many_main(argv: list[str]) -> int:
+    """CLI: `python -m neoqa generate-many t200 --seeds 1-50 --out DIR [--ray ADDRESS]`."""
+    import time
+
+    from leakproof_qa.builders.cluster.runs import Job, run_locally, run_many, seeds
+    from leakproof_qa.builders.neoqa.files import ordered_subsets
+    from leakproof_qa.builders.processes import default_processes
+
+    parser = argparse.ArgumentParser(
+        prog="python -m neoqa generate-many",
+        description="Write many generated configurations, OUT/{prefix}_s{seed}/, each byte for byte as `generate` "
+        "writes it, plus OUT/manifest.json (configurations, versions, each file's size and sha256). Each is staged "
+        "and renamed when whole; running again skips those already written whole (checked by digest). OUT is a "
+        "local path or a URI pyarrow reaches. With --ray, one Ray task per configuration.",
+    )
+    parser.add_argument("prefix", help="the configurations' name without the seed, e.g. t200 or t50_e8")
+    parser.add_argument("--seeds", required=True, help="seeds, e.g. 1-50 or 1-3,7")
+    parser.add_argument("--out", required=True, help="output folder or URI")
+    add_ray_option(parser)
+    parser.add_argument("--num-proc", type=int, default=default_processes(), help="without --ray: at once")
+    parser.add_argument("--subsets", nargs="+", choices=SUBSETS, help="write only these (default: all six)")
+    _settings_options(parser)
+    args = parser.parse_args(argv)
+    knobs = {name: getattr(args, name) for name in Settings.knobs() if getattr(args, name) is not None}
+    try:
+        if args.num_proc < 1:
+            raise ConfigError(f"--num-proc {args.num_proc} must be at least 1")
+        subsets = tuple(ordered_subsets(args.subsets))
+        versions = {"package_version": engine_version(), "code_digest": fingerprint_of_code()}
+        jobs = []
+        for seed in seeds(args.seeds):
+            settings, subset = settings_from(f"{args.prefix}_s{seed}", **knobs)
+            if subset != DEFAULT_SUBSET:
+                raise ConfigError(f"give the configurations' prefix without a subset, e.g. {format_name(settings)}")
+            jobs.append(Job("neoqa", format_name(settings), settings, subsets, write_generated, versions))
+        if args.ray:
+            from leakproof_qa.builders.cluster.on_ray import ray_runner
+
+            runner = ray_runner(args.ray)
+        else:
+            runner = run_locally(args.num_proc)
+        began = time.perf_counter()
+        records, skipped = run_many(jobs, args.out, runner, lambda line: print(line, file=sys.stderr))
+    except (ValueError, OSError, ImportError) as error:
+        parser.exit(2, f"error: {error}\n")
+    print(
+        f"{len(records)} configurations in {args.out} ({len(skipped)} already written whole, "
+        f"{len(records) - len(skipped)} written) in {time.perf_counter() - began:.1f} s; manifest.json lists them"
+    )
+    return 0
+
+
+def engine_version() -> str:
+    """The package's version (what made a configuration, in its record)."""
+    from leakproof_qa.builders import __version__
+
+    return __version__
+
+
 def list_main(argv: list[str]) -> int:
     """CLI: `python -m neoqa list`: the release configurations, the generated names' grammar and every setting."""
     argparse.ArgumentParser(
@@ -551,6 +731,10 @@ def main(argv: list[str] | None = None) -> int:
         return publish_main(argv[1:])
     if argv[:1] == ["list"]:
         return list_main(argv[1:])
+    if argv[:1] == ["generate"]:
+        return generate_main(argv[1:])
+    if argv[:1] == ["generate-many"]:
+        return generate_many_main(argv[1:])
     parser = argparse.ArgumentParser(
         prog="python -m neoqa",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -559,6 +743,8 @@ def main(argv: list[str] | None = None) -> int:
         epilog="commands:\n"
         "  python -m neoqa NAME ...      build one configuration and print its row counts (this help)\n"
         "  python -m neoqa list          the configurations, the generated names' grammar and every setting\n"
+        "  python -m neoqa generate ...  every subset of a generated configuration as Parquet (generate --help)\n"
+        "  python -m neoqa generate-many ...  many configurations (a prefix and seeds), here or on Ray\n"
         "  python -m neoqa publish ...   publish generated data, or the release files verbatim (publish --help)",
     )
     parser.add_argument(

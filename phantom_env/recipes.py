@@ -42,25 +42,26 @@ def trl_dataset(data: PhantomWikiDataset) -> datasets.Dataset:
     return datasets.Dataset.from_list(rows)
 
 
+def verl_row(item: dict[str, Any]) -> dict[str, Any]:
+    """One item in verl's RL dataset columns (a row of `data.train_files`; Ray Data maps items with it)."""
+    return {
+        "data_source": DATA_SOURCE,
+        "prompt": _messages(item),
+        "ability": "multi-hop question answering",
+        "reward_model": {"style": "rule", "ground_truth": item["metadata"]["answers"]},
+        "extra_info": {
+            "index": item["metadata"]["index"],
+            "universe": item["metadata"]["universe"],
+            "hops": item["metadata"]["hops"],
+        },
+    }
+
+
 def verl_dataset(data: PhantomWikiDataset) -> datasets.Dataset:
     """The items in verl's RL dataset columns (write them with `.to_parquet(path)` for `data.train_files`)."""
     import datasets
 
-    rows = [
-        {
-            "data_source": DATA_SOURCE,
-            "prompt": _messages(item),
-            "ability": "multi-hop question answering",
-            "reward_model": {"style": "rule", "ground_truth": item["metadata"]["answers"]},
-            "extra_info": {
-                "index": item["metadata"]["index"],
-                "universe": item["metadata"]["universe"],
-                "hops": item["metadata"]["hops"],
-            },
-        }
-        for item in data
-    ]
-    return datasets.Dataset.from_list(rows)
+    return datasets.Dataset.from_list([verl_row(item) for item in data])
 
 
 def verl_compute_score(

@@ -175,7 +175,14 @@ LAYERS = {
         "phantom_env/mcp_server.py",
     ),
     "face": ("leakproof_eval/", "phantom_env/", "environments/", "builders/analysis/"),
-    "dataset": ("phantom_wiki.py", "neoqa.py", "dataset_builders/", "dataset_loading.py", "builders/publishing/"),
+    "dataset": (
+        "phantom_wiki.py",
+        "neoqa.py",
+        "dataset_builders/",
+        "dataset_loading.py",
+        "builders/publishing/",
+        "builders/cluster/",
+    ),
     "engine": ("builders/phantomwiki/", "builders/neoqa/", "builders/verification/"),
     "leaf": ("builders/", "encryption/", "cards/", "leakproof_qa/"),
 }

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from .. import __version__
+from ..cluster import add_ray_option
 from ..export import FORMATS as EXPORT_FORMATS
 from ..phantomwiki.config import (
     DEFAULT_SUBSET,
@@ -225,6 +226,43 @@ def _generate(args: argparse.Namespace) -> int:
     return 0
 
 
+def write_universe(settings: Settings, subsets: tuple[str, ...], folder: Path) -> None:
+    """A cluster job's work: one universe's subsets into `folder`, as `generate` writes them (Parquet)."""
+    write_files(settings, list(subsets), folder, "parquet")
+
+
+def _generate_many(args: argparse.Namespace) -> int:
+    """`generate-many n5000 --seeds 1-1000 --out DIR [--ray ADDRESS]`: each universe as `generate` writes it, plus
+    a manifest; on this machine's cores, or one Ray task per universe (builders/cluster/)."""
+    from ..cluster.runs import Job, run_locally, run_many, seeds
+    from ..digest import PHANTOMWIKI_CODE, code_digest
+    from ..phantomwiki.budget import check as check_memory
+    from ..phantomwiki.budget import estimate
+
+    if args.num_proc < 1:
+        raise ConfigError(f"--num-proc {args.num_proc} must be at least 1")
+    names = [f"{args.prefix}_s{seed}" for seed in seeds(args.seeds)]
+    universes = [_settings(args, name) for name in names]
+    subsets = tuple(subset for subset in SUBSETS if subset in (args.subsets or SUBSETS))
+    versions = {"package_version": __version__, "code_digest": code_digest(*PHANTOMWIKI_CODE)}
+    jobs = [Job("phantom_wiki", universe_name(s), s, subsets, write_universe, versions, estimate(s)) for s in universes]
+    if args.ray:
+        from ..cluster.on_ray import ray_runner
+
+        runner = ray_runner(args.ray)
+    else:
+        for settings in universes:
+            check_memory(settings, min(args.num_proc, len(jobs)))
+        runner = run_locally(args.num_proc)
+    start = time.perf_counter()
+    records, skipped = run_many(jobs, args.out, runner, _say)
+    print(
+        f"{len(records)} universes in {args.out} ({len(skipped)} already written whole, "
+        f"{len(records) - len(skipped)} written) in {time.perf_counter() - start:.1f} s; manifest.json lists them"
+    )
+    return 0
+
+
 def _out_folder(path: str) -> Path:
     """`--out` as a folder that exists (created if needed), or a one-line ConfigError."""
     out = Path(path)
@@ -377,6 +415,29 @@ def parser(faces: Mapping[str, Face] | None = None) -> argparse.ArgumentParser:
     gen.add_argument("--format", choices=EXPORT_FORMATS, default="parquet", help="file format (default parquet)")
     gen.add_argument("--overwrite", action="store_true", help="replace the subset files --out already holds")
     _knob_arguments(gen, everything)
+    many = commands.add_parser(
+        "generate-many",
+        help="write many universes (a prefix and seeds), each as generate writes it, plus a manifest; on Ray if asked",
+        description="Write many universes, OUT/{prefix}_s{seed}/, each byte for byte as `generate` writes it, plus "
+        "OUT/manifest.json (configurations, versions, each file's size and sha256). Each universe is staged and "
+        "renamed when whole; running the command again skips the universes already written whole (checked by "
+        "digest). OUT is a local path or a URI pyarrow reaches (s3://...). With --ray, one Ray task per universe.",
+        epilog=GRAMMAR_TEXT,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    many.add_argument("prefix", help="the universes' name without the seed, e.g. n5000 or n500_d10")
+    many.add_argument("--seeds", required=True, help="seeds, e.g. 1-1000 or 1-3,7")
+    many.add_argument("--out", required=True, help="output folder or URI")
+    add_ray_option(many)
+    many.add_argument(
+        "--num-proc",
+        type=int,
+        default=default_processes(),
+        metavar="K",
+        help=f"without --ray: K universes at once (default {default_processes()})",
+    )
+    many.add_argument("--subsets", nargs="+", choices=SUBSETS, metavar="SUBSET", help="write only these")
+    _knob_arguments(many, everything)
     pub = commands.add_parser(
         "publish",
         help="write universes as a Hub dataset folder; optionally upload it",
@@ -477,10 +538,11 @@ def main(argv: list[str], faces: Mapping[str, Face] | None = None) -> int:
         return faces[argv[0]](argv[1:])
     args = parser(faces).parse_args(argv)
     handlers = {"generate": _generate, "publish": _publish, "list": _list, "prolog": _prolog, "resolve": _resolve}
+    handlers["generate-many"] = _generate_many
     handlers["show"] = _show
     handlers["verify"] = lambda args: verify.run(args, _knobs(args))
     try:
         return handlers[args.command](args)
-    except (ConfigError, ValueError, FileNotFoundError) as error:
+    except (ConfigError, ValueError, FileNotFoundError, ImportError) as error:
         print(f"phantom_wiki: {error}", file=sys.stderr)
         return 2

@@ -130,6 +130,25 @@ def _document(row: dict[str, Any]) -> dict[str, Any]:
     return {key: row[key] for key in ("article_id", "headline", "date", "passages")}
 
 
+def shown_documents(
+    instances: list[dict[str, Any]], news: list[dict[str, Any]], include: bool = True
+) -> list[list[dict[str, Any]]]:
+    """Each instance row's `documents`: the articles it shows (id, headline, date and passages) in the order shown,
+    or none when not `include`. An article is one dict, shared by every row that shows it."""
+    if not include:
+        return [[] for _ in instances]
+    articles = {row["article_id"]: _document(row) for row in news}
+    return [[articles[i] for i in row["use_evidence_documents"]] for row in instances]
+
+
+def with_documents(
+    instances: list[dict[str, Any]], news: list[dict[str, Any]], include: bool = True
+) -> list[dict[str, Any]]:
+    """Instance rows with their `documents` (shown_documents)."""
+    shown = shown_documents(instances, news, include)
+    return [{**row, "documents": documents} for row, documents in zip(instances, shown)]
+
+
 class GeneratedSplit:
     """The one split of a generated configuration; iterate it for the rows (made one timeline at a time)."""
 
@@ -162,13 +181,5 @@ class GeneratedSplit:
             return subset_rows(self.settings, index, (self.subset,))[self.subset]
         with _no_cycle_collection():
             world, rows = world_rows(self.settings, index, ("news", "questions"))
-            articles = {row["article_id"]: _document(row) for row in rows["news"]}
-            return [
-                {
-                    **row,
-                    "documents": [articles[i] for i in row["use_evidence_documents"]] if self.include_documents else [],
-                }
-                for row in GeneratedInstanceBuilder(
-                    rows["questions"], rows["news"], world, seed=self.settings.seed
-                ).build(self.subset)
-            ]
+            builder = GeneratedInstanceBuilder(rows["questions"], rows["news"], world, seed=self.settings.seed)
+            return with_documents(builder.build(self.subset), rows["news"], self.include_documents)

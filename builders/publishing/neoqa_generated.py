@@ -23,13 +23,13 @@ import pyarrow as pa
 from leakproof_qa import cards
 
 from .. import __version__
-from ..neoqa.generate import GeneratedSplit
+from ..neoqa.files import Schemas, read_tables, write_configuration
 from ..neoqa.settings import SUBSETS, ConfigError, Settings, format_name, settings_from
 from .card import CARD, hub_configs, size_category
 from .errors import PublishError
 from .hub import HubTarget, open_repo
 from .manifest import ENCRYPTION, MANIFEST, Entry, Manifest
-from .shards import MAX_SHARD_BYTES, PLAIN_SUFFIX, SEALED_SUFFIX, shard_schema, write_shards
+from .shards import MAX_SHARD_BYTES, PLAIN_SUFFIX, SEALED_SUFFIX, rebatched, shard_schema, write_shards
 
 DATASET = "neoqa-generated"
 PLAIN_LICENSE = "cc-by-4.0"
@@ -80,11 +80,6 @@ def _storage(kind: pa.DataType) -> pa.DataType:
 def plain_schema(schema: pa.Schema) -> pa.Schema:
     """The schema with storage types only (the `datasets` features in the metadata still say JSON)."""
     return pa.schema([pa.field(f.name, _storage(f.type), f.nullable) for f in schema], metadata=schema.metadata)
-
-
-def _rows(settings: Settings, subset: str, features: Any) -> Iterable[dict[str, Any]]:
-    """The subset's rows encoded as `datasets` stores them (JSON columns as text)."""
-    return (features.encode_example(row) for row in GeneratedSplit(settings, subset))
 
 
 def _card(manifest: Manifest, sealed: bool, passphrase: str | None) -> str:
@@ -148,14 +143,19 @@ def write_release(
     features: Mapping[str, Any],
     code_digest: str,
     *,
+    schemas: Schemas,
     subsets: Iterable[str] | None = None,
     passphrase: str | None = None,
     passphrase_in_card: bool = True,
     max_shard_bytes: int = MAX_SHARD_BYTES,
+    processes: int = 1,
     **knobs: Any,
 ) -> Manifest:
     """Generate each configuration's chosen subsets into shards in `out` (new or empty), with card and manifest;
-    `features`: each subset's `datasets` features (the face's schema), `code_digest`: the generator code's."""
+    `features`: each subset's `datasets` features (the face's schema), `schemas`: what the fast writer needs from
+    the face (builders/neoqa/files.py), `code_digest`: the generator code's. Each configuration is first written as
+    `python -m neoqa generate` writes it (each timeline once for all subsets, in `processes` processes), into a
+    scratch folder; its Arrow is then cut into the release's shards."""
     configurations = _configurations(names, knobs)
     chosen = _subsets(subsets)
     out = Path(out)
@@ -165,19 +165,23 @@ def write_release(
     try:
         entries: list[Entry] = []
         for name, settings in configurations:
+            scratch = staging / ".generated"
+            write_configuration(settings, chosen, schemas, scratch, processes)
             for subset in chosen:
                 config = format_name(settings, subset)
                 arrow = plain_schema(features[subset].arrow_schema)
                 schema = shard_schema(arrow, features[subset].to_dict(), cards.CANARY, config)
                 shards = write_shards(
-                    _rows(settings, subset, features[subset]),
+                    [],
                     staging,
                     f"{config}/test",
                     schema,
                     passphrase=passphrase,
                     max_bytes=max_shard_bytes,
+                    tables=rebatched(read_tables(scratch, subset), schema),
                 )
                 entries += [Entry.of(shard, config, name, subset) for shard in shards]
+            shutil.rmtree(scratch)
         if not entries:
             raise PublishError("nothing to publish: every chosen subset has no rows; check the settings")
         manifest = Manifest(
@@ -206,10 +210,12 @@ def publish(
     features: Mapping[str, Any],
     code_digest: str,
     *,
+    schemas: Schemas,
     subsets: Iterable[str] | None = None,
     passphrase: str | None = None,
     passphrase_in_card: bool = True,
     hub: HubTarget | None = None,
+    processes: int = 1,
     **knobs: Any,
 ) -> tuple[Path | None, str | None]:
     """Write the release to `out` and/or upload it to the Hub in one commit: (the folder, the commit URL)."""
@@ -224,6 +230,8 @@ def publish(
             folder,
             features,
             code_digest,
+            schemas=schemas,
+            processes=processes,
             subsets=subsets,
             passphrase=passphrase,
             passphrase_in_card=passphrase_in_card,

@@ -147,6 +147,11 @@ class _OpenShard:
         self.path.unlink(missing_ok=True)
 
 
+def _next_size(table: pa.Table, most: int) -> int:
+    """Rows of the next batch: about BATCH_BYTES by the size of the rows of `table`, at most `most`."""
+    return max(1, min(most, int(BATCH_BYTES * table.num_rows / max(table.nbytes, 1))))
+
+
 def _tables(rows: Iterable[dict], schema: pa.Schema, most: int) -> Iterator[pa.Table]:
     """Arrow tables of at most `most` rows and about BATCH_BYTES each, sized by the rows seen so far."""
     iterator = iter(rows)
@@ -154,8 +159,27 @@ def _tables(rows: Iterable[dict], schema: pa.Schema, most: int) -> Iterator[pa.T
     while batch := list(islice(iterator, size)):
         table = pa.Table.from_pylist(batch, schema=schema)
         del batch
-        size = max(1, min(most, int(BATCH_BYTES * table.num_rows / max(table.nbytes, 1))))
+        size = _next_size(table, most)
         yield table
+
+
+def rebatched(tables: Iterable[pa.Table], schema: pa.Schema, most: int = ROWS_PER_BATCH) -> Iterator[pa.Table]:
+    """The rows of `tables` (in order, cast to `schema`) in the batches `_tables` would make of them as rows: the
+    same shards, byte for byte, from Arrow made elsewhere (builders/neoqa/files.py's fast writer)."""
+    pending: list[pa.Table] = []
+    held = 0
+    size = min(most, FIRST_BATCH)
+    for table in tables:
+        pending.append(table.cast(schema))
+        held += table.num_rows
+        while held >= size:
+            whole = pa.concat_tables(pending)
+            batch = whole.slice(0, size).combine_chunks()
+            pending, held = [whole.slice(size)], held - size
+            size = _next_size(batch, most)
+            yield batch
+    if held:
+        yield pa.concat_tables(pending).combine_chunks()
 
 
 def write_shards(
@@ -167,6 +191,7 @@ def write_shards(
     passphrase: str | None = None,
     max_bytes: int = MAX_SHARD_BYTES,
     rows_per_batch: int = ROWS_PER_BATCH,
+    tables: Iterable[pa.Table] | None = None,
 ) -> list[Shard]:
     """Write `rows` to `folder/{stem}-00000-of-0000N{suffix}` shards of at most about `max_bytes` each.
 
@@ -175,7 +200,7 @@ def write_shards(
     `stem` is relative to `folder` (e.g. ``n5000_s1_corpus/test``).  Before a batch goes into a shard, its
     Parquet size is estimated from the compression seen so far, and the footer from the footers written so
     far; a shard that it would push past the limit is closed first, and a batch larger than a tenth of the
-    limit is written in slices.
+    limit is written in slices. `tables` (Arrow batches made elsewhere, see `rebatched`) stand in for `rows`.
     """
     suffix = SEALED_SUFFIX if passphrase else PLAIN_SUFFIX
     (folder / stem).parent.mkdir(parents=True, exist_ok=True)
@@ -190,7 +215,7 @@ def write_shards(
         return _OpenShard(folder / f"{name}.partial", schema, passphrase, name)
 
     try:
-        for table in _tables(rows, schema, rows_per_batch):
+        for table in _tables(rows, schema, rows_per_batch) if tables is None else tables:
             pieces = max(1, -(-int(table.nbytes * ratio) // (max_bytes // 10)))
             step = -(-table.num_rows // pieces)
             for start in range(0, table.num_rows, step):

@@ -11,7 +11,9 @@ uniform draw among them would.
   * on rows whose options are all numbers (days, money, counts, percentages, quantities with units): the smallest,
     the largest, the middle one, and the rank most often gold in the training configuration; these see the options
     alone, so a question's rows that show the same options count once;
-  * the gold's rank among number options, tested against uniform (chi-square, pooled over option counts).
+  * the gold's rank among number options, tested against uniform (chi-square, pooled over option counts);
+and on every row, how the documents name the options (how many, how often) -> answer / refuse, boosted trees,
+balanced accuracy against 0.5.
 """
 
 from __future__ import annotations
@@ -20,9 +22,9 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from .neoqa_fit import boosted, one_thread
-from .neoqa_view import Shown, number_in, unit_of
-from .probing import Finding, mean
+from .neoqa_fit import boosted, boosted_predict, one_thread
+from .neoqa_view import Shown, label_of, number_in, unit_of
+from .probing import Finding, balanced_accuracy, mean
 
 Pick = Callable[[Shown], set[int]]
 P_LEVEL = 0.001  # the gold's rank is held uniform unless a chi-square test rejects it at this level
@@ -251,8 +253,39 @@ def scorer_finding(train: Sequence[Shown], test: Sequence[Shown]) -> Finding:
     )
 
 
+def mention_profile(p: Shown) -> list[float]:
+    """How the shown articles name a row's options, whichever is gold: how many options, how many named (at all,
+    by two articles or more, in a headline), the most and fewest times one is named, and the mean."""
+    named = [p.naming(p.options[i]) for i in p.choices]
+    times = [n.times for n in named]
+    return [
+        len(named),
+        sum(t > 0 for t in times),
+        sum(t > 0 for t in times) / len(named),
+        sum(n.articles >= 2 for n in named),
+        sum(n.in_headline for n in named),
+        max(times),
+        min(times),
+        mean(times),
+    ]
+
+
+def refusal_finding(train: Sequence[Shown], test: Sequence[Shown]) -> Finding:
+    """Boosted trees over the mention profile -> answer / refuse, on every row (options made once per question
+    from the full evidence name what an insufficient row no longer shows: spec/validity.md, "Options per row")."""
+    guesses = boosted_predict([mention_profile(p) for p in train], label_of(train), [mention_profile(p) for p in test])
+    return Finding(
+        "how the documents name the options, boosted trees -> answer / refuse",
+        "balanced accuracy",
+        balanced_accuracy(label_of(test), guesses),
+        0.5,
+        len(test),
+    )
+
+
 def option_findings(train: Sequence[Shown], test: Sequence[Shown]) -> list[Finding]:
-    """The mention rules and the option scorer on the sufficient rows, then the number rules."""
+    """The mention rules and the option scorer on the sufficient rows, the number rules, and the options' mention
+    profile -> answer / refuse on every row."""
     rows = sufficient(test)
     findings = [_rule_finding(name, rule, rows) for name, rule in MENTION_RULES.items()]
-    return [*findings, scorer_finding(train, test), *number_findings(train, test)]
+    return [*findings, scorer_finding(train, test), *number_findings(train, test), refusal_finding(train, test)]

@@ -10,7 +10,8 @@ by balanced accuracy against 0.5:
   * how many sentences of the documents state the day; how many days from it the nearest stated day lies;
   * the question's place is named anywhere in the documents;
 and boosted trees over all of them (with how many articles name the place, how far the day lies before the
-question's date, what share of the stated days it is, how many days the documents state).
+question's date, what share of the stated days it is, how many days the documents state). Printed apart: every
+name in the question is named in the documents -> answer, on every row (a look-up that a careful reader makes too).
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ from collections.abc import Callable, Sequence
 from datetime import date
 
 from .neoqa_fit import boosted_predict, fitted_rule
-from .neoqa_view import Shown, label_of
-from .probing import Finding, balanced_accuracy
+from .neoqa_view import Shown, label_of, names_in
+from .probing import LOOK_UP, Finding, balanced_accuracy
 
 FAR = 400  # days: the nearest stated day when the documents state none
 ONE_LABEL = "(one label only: not held)"
@@ -104,6 +105,24 @@ def _on_day(rule: Callable[[Shown, date], float]) -> Callable[[Shown], float]:
     return lambda p: rule(p, p.question_day) if p.question_day else 0.0
 
 
+def names_found(p: Shown) -> bool:
+    """True when the documents name every name the question holds."""
+    return all(p.mentions(name) for name in names_in(p.question))
+
+
+def name_look_up(test: Sequence[Shown]) -> Finding:
+    """Every name the question holds is named in the documents -> answer, on every row: printed apart, since a row
+    whose documents lack a name the question holds lacks a fact the careful reader needs too."""
+    return Finding(
+        "name look-up: every name in the question is named in the documents -> answer / refuse",
+        "balanced accuracy",
+        balanced_accuracy(label_of(test), ["answer" if names_found(p) else "refuse" for p in test]),
+        0.5,
+        len(test),
+        LOOK_UP,
+    )
+
+
 def premise_findings(train: Sequence[Shown], test: Sequence[Shown]) -> list[Finding]:
     """Each look-up of the day (rows stating one) and of the place (rows naming one), and the boosted look-up probe
     (rows stating either), all on sufficient and unanswerable rows."""
@@ -121,7 +140,7 @@ def premise_findings(train: Sequence[Shown], test: Sequence[Shown]) -> list[Find
     )
     if not fit or not scored:
         findings.append(Finding(BOOSTED, "balanced accuracy", float("nan"), 0.5, len(scored), NO_ROWS))
-        return findings
+        return [*findings, name_look_up(test)]
     guesses = boosted_predict([look_ups(p) for p in fit], label_of(fit), [look_ups(p) for p in scored])
     findings.append(
         Finding(
@@ -133,4 +152,4 @@ def premise_findings(train: Sequence[Shown], test: Sequence[Shown]) -> list[Find
             _held(fit, scored),
         )
     )
-    return findings
+    return [*findings, name_look_up(test)]

@@ -33,13 +33,17 @@ INSTANCE_SETS = ("neoqa", "optimal-evidence", "context-ablation")
 ABLATION_STEP = 20  # context-ablation's levels of irrelevant articles lie 20 apart (0, 20, ... 80: appendix E.3)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Configuration:
     """One generated configuration's prompts of each instance set, and each set's rows in lm-eval's order."""
 
     name: str
     sets: Mapping[str, Sequence[Shown]]
     ordered: Mapping[str, Sequence[Shown]]
+
+    def __repr__(self) -> str:
+        """The name and row counts (a test's report of a failure prints its arguments; the rows' text is large)."""
+        return f"Configuration({self.name}: " + ", ".join(f"{k} {len(v)} rows" for k, v in self.sets.items()) + ")"
 
 
 def configuration(name: str, sets: Sequence[str] = INSTANCE_SETS) -> Configuration:

@@ -101,6 +101,20 @@ def place_in(question: str) -> str | None:
     return places[-1] if places else None
 
 
+def names_in(question: str) -> list[str]:
+    """The runs of capitalised words a question holds after its first word ("Cobalt Logistics"), but months and
+    the words of a day."""
+    words = re.findall(r"[\w'’-]+|[^\w\s]", question)[1:]
+    runs, run = [], []
+    for word in [*words, "."]:
+        if word[:1].isupper() and word.lower() not in MONTHS:
+            run.append(word)
+        elif run:
+            runs.append(" ".join(run))
+            run = []
+    return runs
+
+
 def sentences(passage: str) -> list[str]:
     """A passage cut into sentences at ".", "!" or "?" followed by a space."""
     return [s for s in _SENTENCE_END.split(passage) if s]
@@ -117,10 +131,10 @@ class Article:
 
     headline: str
     day: date
-    text: str  # headline and passages, one a line
+    text: str = field(repr=False)  # headline and passages, one a line
     stated: Counter[date]  # day -> how many sentences of the passages state it
     sentences: int
-    found: dict[str, tuple[int, int]] = field(default_factory=dict)  # option -> (times named, first offset or -1)
+    found: dict[str, tuple[int, int]] = field(default_factory=dict, repr=False)  # option -> (times, first offset)
 
     def find(self, option: str) -> tuple[int, int]:
         """How often the article's text names `option` (as whole words), and where first (an offset, or -1)."""
@@ -163,11 +177,11 @@ class Shown:
     question: str
     day: date
     options: list[str]
-    articles: list[Article]
+    articles: list[Article] = field(repr=False)
     label: str  # sufficient, insufficient or unanswerable: never read by a probe
     gold: int
-    row: Mapping[str, Any]
-    named: dict[str, Naming] = field(default_factory=dict)  # option -> where the shown articles name it
+    row: Mapping[str, Any] = field(repr=False)
+    named: dict[str, Naming] = field(default_factory=dict, repr=False)  # option -> where the articles name it
 
     @cached_property
     def choices(self) -> list[int]:

@@ -14,10 +14,19 @@ from leakproof_qa.builders.analysis.neoqa_options import (
     number_findings,
     number_rows,
     option_findings,
+    refusal_finding,
 )
 from leakproof_qa.builders.analysis.neoqa_premise import premise_findings
 from leakproof_qa.builders.analysis.neoqa_shortcuts import order_finding, shape_finding
-from leakproof_qa.builders.analysis.neoqa_view import days_in, number_in, place_in, read_article, read_rows, unit_of
+from leakproof_qa.builders.analysis.neoqa_view import (
+    days_in,
+    names_in,
+    number_in,
+    place_in,
+    read_article,
+    read_rows,
+    unit_of,
+)
 
 START = date(2026, 1, 1)
 TOWNS = ["Oakton", "Elmsford", "Pinebury", "Ashcombe", "Birchley", "Cedarholt", "Larchmont", "Willowby"]
@@ -87,6 +96,11 @@ def test_a_name_holds_no_number():
 )
 def test_a_place_is_in_and_capitalised_words(question, place):
     assert place_in(question) == place
+
+
+def test_names_are_capitalised_runs_after_the_first_word():
+    question = "Which town did the person whom Cobalt Logistics appointed on June 4, 2026 in New Harbor visit?"
+    assert names_in(question) == ["Cobalt Logistics", "New Harbor"]
 
 
 def test_an_article_counts_the_sentences_that_state_each_day():
@@ -196,6 +210,33 @@ def test_the_option_probes_stay_at_chance_when_every_option_is_mentioned_alike()
     mentioned = _finding(findings, "pick an option the documents mention")
     assert mentioned.score == mentioned.baseline == pytest.approx(1 / 6)
     assert _finding(findings, "option surface, boosted trees").margin < 0.05
+
+
+def refusal_rows(seed: int, leaky: bool, n: int = 300) -> list[dict]:
+    """A sufficient row whose articles name every option once (the gold in the article stating the answer), and an
+    insufficient one without that article: when `leaky` nothing names the gold then, else another article does
+    (as options made from what the row shows would be)."""
+    rng = random.Random(seed)
+    rows = []
+    for i in range(n):
+        options = [*rng.sample(TOWNS, 6), "Unanswerable"]
+        gold = options[rng.randrange(6)]
+        others = _document(
+            f"{seed}-{i}-a", START, [f"Bo Ray{i} visited {town}." for town in options[:6] if town != gold]
+        )
+        answer = _document(f"{seed}-{i}-b", START, [f"Ann Lee{i} visited {gold}."])
+        rows.append(_row("Which town did Ann visit?", START, options, options.index(gold), "sufficient",
+                         [others, answer], f"{seed}-{i}"))  # fmt: skip
+        shown = [others] if leaky else [others, _document(f"{seed}-{i}-c", START, [f"{gold} held a fair."])]
+        rows.append(_row("Which town did Ann visit?", START, options, 6, "insufficient", shown, f"{seed}-{i}"))
+    return rows
+
+
+def test_the_refusal_probe_finds_options_that_name_what_an_insufficient_row_no_longer_shows():
+    leaky = refusal_finding(read_rows(refusal_rows(1, True)), read_rows(refusal_rows(2, True)))
+    fair = refusal_finding(read_rows(refusal_rows(1, False)), read_rows(refusal_rows(2, False)))
+    assert leaky.score == 1.0
+    assert fair.margin < 0.05
 
 
 def span_rows(seed: int, smallest: bool, n: int = 1000) -> list[dict]:

@@ -36,6 +36,7 @@ PROBES = {  # every held probe of a set, as the table names it (up to its first 
     "number options: pick the largest",
     "number options: pick the middle one",
     "number options: pick the rank most often gold in training",
+    "how the documents name the options, boosted trees -> answer / refuse",
     "document shape, boosted trees -> sufficient / insufficient",
     "question text -> answer / refuse",
     "document surface -> answer / refuse",

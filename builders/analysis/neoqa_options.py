@@ -11,7 +11,8 @@ uniform draw among them would.
   * on rows whose options are all numbers (days, money, counts, percentages, quantities with units): the smallest,
     the largest, the middle one, and the rank most often gold in the training configuration; these see the options
     alone, so a question's rows that show the same options count once;
-  * the gold's rank among number options, tested against uniform (chi-square, pooled over option counts);
+  * the gold's rank among number options, tested against uniform (chi-square, pooled over option counts), over
+    every number row of a configuration's sets and for each kind of number (days, money, ...) apart;
 and on every row, how the documents name the options (how many, how often) -> answer / refuse, boosted trees,
 balanced accuracy against 0.5.
 """
@@ -53,22 +54,26 @@ def _counts(p: Shown) -> dict[int, int]:
 
 
 def mentioned(p: Shown) -> set[int]:
+    """The options the documents name."""
     return {i for i, c in _counts(p).items() if c}
 
 
 def most_mentioned(p: Shown) -> set[int]:
+    """The options the documents name most often (none when they name none)."""
     counts = _counts(p)
     top = max(counts.values(), default=0)
     return {i for i, c in counts.items() if c == top} if top else set()
 
 
 def least_mentioned(p: Shown) -> set[int]:
+    """Of the options the documents name, those they name least often."""
     counts = {i: c for i, c in _counts(p).items() if c}
     low = min(counts.values(), default=0)
     return {i for i, c in counts.items() if c == low}
 
 
 def first_mentioned(p: Shown) -> set[int]:
+    """The option the documents name first (in the order shown)."""
     places = {i: p.naming(p.options[i]).first for i in p.choices}
     found = {i: at for i, at in places.items() if at is not None}
     first = min(found.values(), default=None)
@@ -83,14 +88,9 @@ MENTION_RULES: dict[str, Pick] = {
 }
 
 
-def values(p: Shown) -> dict[int, float] | None:
-    """Each option's number (but "Unanswerable"), when every one holds a number and no two are equal; else None."""
-    return p.numbers
-
-
 def gold_rank(p: Shown) -> int:
-    """The gold's rank among the number options, 0 for the smallest (a row of values(p))."""
-    numbers = values(p) or {}
+    """The gold's rank among the number options, 0 for the smallest (a row whose options are numbers)."""
+    numbers = p.numbers or {}
     return sorted(numbers, key=numbers.__getitem__).index(p.gold)
 
 
@@ -98,7 +98,7 @@ def number_rows(prompts: Sequence[Shown]) -> list[Shown]:
     """The sufficient rows whose options are numbers, a question's rows showing the same options counted once."""
     seen: dict[tuple[str, tuple[str, ...]], Shown] = {}
     for p in sufficient(prompts):
-        if values(p) is not None:
+        if p.numbers is not None:
             seen.setdefault((p.question, tuple(p.options)), p)
     return list(seen.values())
 
@@ -107,7 +107,7 @@ def _by_rank(rank: int) -> Pick:
     """Pick the option of this rank: from the smallest when >= 0, from the largest when < 0."""
 
     def pick(p: Shown) -> set[int]:
-        numbers = values(p) or {}
+        numbers = p.numbers or {}
         order = sorted(numbers, key=numbers.__getitem__)
         return {order[rank]} if -len(order) <= rank < len(order) else set()
 
@@ -115,7 +115,8 @@ def _by_rank(rank: int) -> Pick:
 
 
 def middle(p: Shown) -> set[int]:
-    numbers = values(p) or {}
+    """The middle number option (both middle ones when their count is even)."""
+    numbers = p.numbers or {}
     order = sorted(numbers, key=numbers.__getitem__)
     return set(order[(len(order) - 1) // 2 : len(order) // 2 + 1])
 
@@ -145,7 +146,7 @@ def chi_square_p(test: Sequence[Shown]) -> tuple[float, float, int]:
 
     by_size: dict[int, Counter[int]] = {}
     for p in test:
-        by_size.setdefault(len(values(p) or {}), Counter())[gold_rank(p)] += 1
+        by_size.setdefault(len(p.numbers or {}), Counter())[gold_rank(p)] += 1
     statistic, freedom = 0.0, 0
     for size, ranks in by_size.items():
         expected = sum(ranks.values()) / size
@@ -154,17 +155,30 @@ def chi_square_p(test: Sequence[Shown]) -> tuple[float, float, int]:
     return statistic, float(chi2.sf(statistic, freedom)) if freedom else 1.0, freedom
 
 
-def rank_test(test: Sequence[Shown]) -> Finding:
-    """The chi-square test as a finding: its p-value beside the level at which uniform ranks are rejected."""
+def rank_test(test: Sequence[Shown], kind: str = "") -> Finding:
+    """The chi-square test as a finding (`kind`: which number rows): its p-value beside the level at which uniform
+    ranks are rejected."""
     statistic, p, freedom = chi_square_p(test)
     return Finding(
-        f"{RANK_TEST} (chi-square {statistic:.1f}, {freedom} degrees of freedom)",
+        f"{RANK_TEST}{kind} (chi-square {statistic:.1f}, {freedom} degrees of freedom)",
         "p-value",
         p,
         P_LEVEL,
         len(test),
         f"(a test: held at p >= {P_LEVEL})",
     )
+
+
+def rank_tests(prompts: Sequence[Shown]) -> list[Finding]:
+    """The gold's rank among number options tested against uniform over all number rows of `prompts` (a question's
+    rows counted once), and apart for each kind of number with FEW_NUMBERS rows or more."""
+    rows = number_rows(prompts)
+    kinds = Counter(unit(p) for p in rows)
+    return [rank_test(rows)] + [
+        rank_test([p for p in rows if unit(p) == kind], f" counting {kind!r}")
+        for kind in sorted(kinds)
+        if kinds[kind] >= FEW_NUMBERS
+    ]
 
 
 def unit(p: Shown) -> str:
@@ -204,7 +218,7 @@ def option_features(p: Shown, i: int) -> list[float]:
     lengths = [len(p.options[j]) for j in choices]
     naming = p.naming(option)
     at = naming.first
-    numbers = values(p)
+    numbers = p.numbers
     rank = sorted(numbers, key=numbers.__getitem__).index(i) / (len(numbers) - 1) if numbers else -1.0
     return [
         choices.index(i) / max(1, len(choices) - 1),

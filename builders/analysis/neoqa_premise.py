@@ -82,7 +82,7 @@ def look_ups(p: Shown) -> list[float]:
 
 
 def _held(train: Sequence[Shown], test: Sequence[Shown]) -> str:
-    """ "" when both sides hold both labels (the probe is held), else why not."""
+    """Why a probe is not held (a side holds one label only), or nothing when both sides hold both labels."""
     return "" if len(set(label_of(train))) == len(set(label_of(test))) == 2 else ONE_LABEL
 
 
@@ -94,7 +94,7 @@ def _rule(name: str, train: Sequence[Shown], test: Sequence[Shown], value: Calla
     return Finding(
         f"{name} -> answer / refuse (fitted: {words})",
         "balanced accuracy",
-        balanced_accuracy(label_of(test), guesses) if test else float("nan"),
+        balanced_accuracy(label_of(test), guesses),
         0.5,
         len(test),
         _held(train, test),

@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from .neoqa_fit import boosted_predict
-from .neoqa_options import RANK_TEST, number_rows, option_findings, rank_test
+from .neoqa_options import option_findings, rank_tests
 from .neoqa_premise import premise_findings
 from .neoqa_view import Shown, answer_or_refuse, label_of, read_rows
 from .probing import UNHELD, Finding, balanced_accuracy, logistic, mean
@@ -229,14 +229,8 @@ def audit(train: Configuration, test: Configuration) -> dict[str, list[Finding]]
         for name in test.sets
         if name in train.sets
     }
-    pooled = number_rows([p for prompts in test.sets.values() for p in prompts])
-    found["all sets"] = [rank_test(pooled)]
+    found["all sets"] = rank_tests([p for prompts in test.sets.values() for p in prompts])
     return found
-
-
-def rank_finding(findings: Mapping[str, Sequence[Finding]]) -> Finding:
-    """The pooled rank test of an audit."""
-    return next(f for f in findings["all sets"] if f.probe.startswith(RANK_TEST))
 
 
 def table(findings: Mapping[str, Sequence[Finding]]) -> str:

@@ -32,8 +32,9 @@ MONTHS = (
     "november",
     "december",
 )
-_MONTH = r"(?P<month>" + "|".join(f"{m[:3]}(?:{m[3:]}|{m[3]})?" if m[3:] else m for m in MONTHS) + r")\.?"
-"""A month written in full or by its first three or four letters ("Mar", "Sept"), a dot after it or not."""
+_MONTH = r"(?P<month>" + "|".join(f"{m[:3]}(?:{m[3:]}|{m[3]})?" if m[3:] else m for m in MONTHS) + r")(?![a-z])\.?"
+"""A month written in full or by its first three or four letters ("Mar", "Sept", not "Marlholt"), a dot after it or
+not."""
 _DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?"
 _YEAR = r"(?P<year>\d{4})"
 _DATES = [

@@ -14,6 +14,7 @@ from leakproof_qa.builders.analysis.neoqa_options import (
     number_findings,
     number_rows,
     option_findings,
+    rank_tests,
     refusal_finding,
 )
 from leakproof_qa.builders.analysis.neoqa_premise import premise_findings
@@ -52,6 +53,7 @@ def written(day: date) -> str:
         ("The fair opens on June 4.", [date(2026, 6, 4)]),  # no year: the reader's year
         ("On February 30, 2025 nothing happened.", []),  # no such day
         ("Ann Lee joined 3 organisations in 2025.", []),
+        ("Harrow Fair drew 3 Marlholt families and 12 Junebury ones.", []),  # a town is no month
     ],
 )
 def test_days_are_read_in_every_common_written_form(text, days):
@@ -260,6 +262,7 @@ def test_the_number_rules_and_the_rank_test_find_a_gold_that_is_always_the_small
     assert _finding(findings, "number options counting 'days': pick the smallest").score == 1.0
     assert _finding(findings, "number options: pick the rank most often gold in training").score == 1.0
     assert chi_square_p(number_rows(test))[1] < 1e-9
+    assert [f.score < 1e-9 for f in rank_tests(test)] == [True, True]  # all number rows, and those counting days
 
 
 def test_the_number_rules_stay_near_chance_and_the_rank_test_keeps_uniform_ranks():

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from leakproof_qa.builders.analysis.neoqa_options import P_LEVEL, number_rows, rank_test
+from leakproof_qa.builders.analysis.neoqa_options import P_LEVEL, rank_tests
 from leakproof_qa.builders.analysis.neoqa_shortcuts import (
     INSTANCE_SETS,
     Configuration,
@@ -71,7 +71,7 @@ def test_no_probe_of_the_prompt_gets_more_than_the_margin_above_its_baseline(con
 @pytest.mark.slow
 @pytest.mark.parametrize("name", NAMES)
 def test_the_gold_rank_among_number_options_is_uniform(configurations, name):
-    rows = number_rows([p for prompts in configurations[name].sets.values() for p in prompts])
-    assert len(rows) >= 200  # enough questions for the test to see a leak of the size the issue names
-    found = rank_test(rows)
-    assert found.score >= P_LEVEL, found
+    tests = rank_tests([p for prompts in configurations[name].sets.values() for p in prompts])
+    assert tests[0].rows >= 200  # enough questions for the test to see a leak of the size the issue names
+    rejected = [f for f in tests if f.score < P_LEVEL]
+    assert not rejected, table({"all sets": rejected})

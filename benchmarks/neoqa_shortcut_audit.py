@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import time
 
+from leakproof_qa.builders.analysis.neoqa_options import rank_table
 from leakproof_qa.builders.analysis.neoqa_shortcuts import INSTANCE_SETS, audit, configuration, table
 
 
@@ -34,6 +35,8 @@ def main() -> None:
         counts = ", ".join(f"{name} {len(rows)}" for name, rows in test.sets.items())
         print(f"\ntrain on {train.name}, test on {test.name} (rows: {counts})\n")
         print(table(audit(train, test)))
+        print(f"\nthe gold's rank among number options in {test.name} (a question's rows counted once)\n")
+        print(rank_table([p for rows in test.sets.values() for p in rows]))
     print(f"\n{time.perf_counter() - start:.1f} s")
 
 

@@ -181,6 +181,21 @@ def rank_tests(prompts: Sequence[Shown]) -> list[Finding]:
     ]
 
 
+def rank_table(prompts: Sequence[Shown]) -> str:
+    """How often the gold is each rank among the number options (1 the smallest), by kind of number, as Markdown:
+    the counts behind rank_tests."""
+    rows = number_rows(prompts)
+    by_kind: dict[str, Counter[tuple[int, int]]] = {}
+    for p in rows:
+        by_kind.setdefault(unit(p), Counter())[len(p.numbers or {}), gold_rank(p)] += 1
+    lines = ["| numbers counting | options | gold's rank 1 (smallest), 2, ... | rows |", "|---|---:|---|---:|"]
+    for kind, counts in sorted(by_kind.items()):
+        for size in sorted({k for k, _ in counts}):
+            ranks = [counts[size, r] for r in range(size)]
+            lines.append(f"| {kind!r} | {size} | {' '.join(map(str, ranks))} | {sum(ranks)} |")
+    return "\n".join(lines)
+
+
 def unit(p: Shown) -> str:
     """What a number row's options count ("days", "$", "visitors", "%"), or "mixed" when they differ."""
     units = {unit_of(p.options[i]) for i in p.choices}

@@ -4,10 +4,11 @@ interactions that a linear model misses, as a lazy reader with a spreadsheet wou
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from .probing import balanced_accuracy, fit_threshold
+from .neoqa_view import Shown, answer_or_refuse
+from .probing import Finding, balanced_accuracy, fit_threshold
 
 ANSWER, REFUSE = "answer", "refuse"
 
@@ -55,3 +56,17 @@ def boosted_predict(
     with one_thread():
         model.fit(list(train), list(labels))
         return [str(p) for p in model.predict(list(test))]
+
+
+def boosted_finding(
+    probe: str,
+    features: Callable[[Shown], list[float]],
+    train: Sequence[Shown],
+    test: Sequence[Shown],
+    label: Callable[[Shown], str] = answer_or_refuse,
+) -> Finding:
+    """Boosted trees over `features`, fitted to `label` on `train`, scored by balanced accuracy on `test`, beside
+    chance among the labels `test` holds."""
+    guesses = boosted_predict([features(p) for p in train], [label(p) for p in train], [features(p) for p in test])
+    gold = [label(p) for p in test]
+    return Finding(probe, "balanced accuracy", balanced_accuracy(gold, guesses), 1 / len(set(gold)), len(test))

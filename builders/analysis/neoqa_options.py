@@ -23,9 +23,9 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from .neoqa_fit import boosted, boosted_predict, one_thread
-from .neoqa_view import Shown, label_of, number_in, unit_of
-from .probing import Finding, balanced_accuracy, mean
+from .neoqa_fit import boosted, boosted_finding, one_thread
+from .neoqa_view import Shown, number_in, unit_of
+from .probing import Finding, mean
 
 Pick = Callable[[Shown], set[int]]
 P_LEVEL = 0.001  # the gold's rank is held uniform unless a chi-square test rejects it at this level
@@ -302,13 +302,8 @@ def mention_profile(p: Shown) -> list[float]:
 def refusal_finding(train: Sequence[Shown], test: Sequence[Shown]) -> Finding:
     """Boosted trees over the mention profile -> answer / refuse, on every row (options made once per question
     from the full evidence name what an insufficient row no longer shows: spec/validity.md, "Options per row")."""
-    guesses = boosted_predict([mention_profile(p) for p in train], label_of(train), [mention_profile(p) for p in test])
-    return Finding(
-        "how the documents name the options, boosted trees -> answer / refuse",
-        "balanced accuracy",
-        balanced_accuracy(label_of(test), guesses),
-        0.5,
-        len(test),
+    return boosted_finding(
+        "how the documents name the options, boosted trees -> answer / refuse", mention_profile, train, test
     )
 
 

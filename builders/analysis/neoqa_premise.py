@@ -17,9 +17,10 @@ name in the question is named in the documents -> answer, on every row (a look-u
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import date
 
-from .neoqa_fit import boosted_predict, fitted_rule
+from .neoqa_fit import boosted_finding, fitted_rule
 from .neoqa_view import Shown, label_of, names_in
 from .probing import LOOK_UP, Finding, balanced_accuracy
 
@@ -138,18 +139,8 @@ def premise_findings(train: Sequence[Shown], test: Sequence[Shown]) -> list[Find
             lambda p: place_named(p, p.place or ""),
         )
     )
-    if not fit or not scored:
+    if fit and scored:
+        findings.append(replace(boosted_finding(BOOSTED, look_ups, fit, scored), apart=_held(fit, scored)))
+    else:
         findings.append(Finding(BOOSTED, "balanced accuracy", float("nan"), 0.5, len(scored), NO_ROWS))
-        return [*findings, name_look_up(test)]
-    guesses = boosted_predict([look_ups(p) for p in fit], label_of(fit), [look_ups(p) for p in scored])
-    findings.append(
-        Finding(
-            BOOSTED,
-            "balanced accuracy",
-            balanced_accuracy(label_of(scored), guesses),
-            0.5,
-            len(scored),
-            _held(fit, scored),
-        )
-    )
     return [*findings, name_look_up(test)]

@@ -22,7 +22,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from .neoqa_fit import boosted_predict
+from .neoqa_fit import boosted_finding
 from .neoqa_options import option_findings, rank_tests
 from .neoqa_premise import premise_findings
 from .neoqa_view import Shown, answer_or_refuse, label_of, read_rows
@@ -123,14 +123,7 @@ def shape_finding(train: Sequence[Shown], test: Sequence[Shown]) -> Finding:
     """Boosted trees over the shape -> sufficient or insufficient, on those rows."""
     fit = [p for p in train if p.label != "unanswerable"]
     scored = [p for p in test if p.label != "unanswerable"]
-    guesses = boosted_predict([shape(p) for p in fit], label_of(fit), [shape(p) for p in scored])
-    return Finding(
-        "document shape, boosted trees -> sufficient / insufficient",
-        "balanced accuracy",
-        balanced_accuracy(label_of(scored), guesses),
-        0.5,
-        len(scored),
-    )
+    return boosted_finding("document shape, boosted trees -> sufficient / insufficient", shape, fit, scored)
 
 
 def order_finding(ordered: Sequence[Shown]) -> Finding:

@@ -234,9 +234,13 @@ def refusal_rows(seed: int, leaky: bool, n: int = 300) -> list[dict]:
     return rows
 
 
+def leaky_and_fair(probe, rows):
+    """The probe trained on rows of seed 1 and scored on rows of seed 2, with the leak and without."""
+    return [probe(read_rows(rows(1, leaky)), read_rows(rows(2, leaky))) for leaky in (True, False)]
+
+
 def test_the_refusal_probe_finds_options_that_name_what_an_insufficient_row_no_longer_shows():
-    leaky = refusal_finding(read_rows(refusal_rows(1, True)), read_rows(refusal_rows(2, True)))
-    fair = refusal_finding(read_rows(refusal_rows(1, False)), read_rows(refusal_rows(2, False)))
+    leaky, fair = leaky_and_fair(refusal_finding, refusal_rows)
     assert leaky.score == 1.0
     assert fair.margin < 0.05
 
@@ -288,8 +292,7 @@ def shape_rows(seed: int, one_fewer: bool, n: int = 300) -> list[dict]:
 
 
 def test_the_shape_probe_finds_an_insufficient_row_with_one_article_fewer():
-    leaky = shape_finding(read_rows(shape_rows(1, True)), read_rows(shape_rows(2, True)))
-    fair = shape_finding(read_rows(shape_rows(1, False)), read_rows(shape_rows(2, False)))
+    leaky, fair = leaky_and_fair(shape_finding, shape_rows)
     assert leaky.score == 1.0
     assert fair.margin < 0.05
 

@@ -16,6 +16,7 @@ name in the question is named in the documents -> answer, on every row (a look-u
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import date
@@ -63,9 +64,20 @@ def place_named(p: Shown, place: str) -> float:
     return float(p.mentions(place) > 0)
 
 
+_ASKS_DAYS = re.compile(r"\s*how many days\b", re.IGNORECASE)
+
+
 def premise_rows(prompts: Sequence[Shown]) -> list[Shown]:
-    """The sufficient and unanswerable rows whose question states a day or a place."""
-    return [p for p in prompts if p.label in ("sufficient", "unanswerable") and (p.question_day or p.place)]
+    """The sufficient and unanswerable rows whose question states a day or a place as a premise: not a question that
+    asks for the days between two facts, whose facts' own places and days are what it asks about (their sufficient
+    rows would stand here without their insufficient ones)."""
+    return [
+        p
+        for p in prompts
+        if p.label in ("sufficient", "unanswerable")
+        and (p.question_day or p.place)
+        and not _ASKS_DAYS.match(p.question)
+    ]
 
 
 def look_ups(p: Shown) -> list[float]:

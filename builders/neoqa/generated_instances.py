@@ -61,7 +61,7 @@ class GeneratedInstanceBuilder(InstanceBuilder):
         }
         self.unreplaced: Counter[str] = Counter()  # set -> insufficient rows showing one article fewer
         self.replaced: Counter[str] = Counter()  # set -> insufficient rows whose removed article was replaced
-        self.dropped: Counter[str] = Counter()  # set -> insufficient rows not made: no sibling answer within reach
+        self.dropped: Counter[str] = Counter()  # set -> questions not in it: a row would offer no sibling answer
 
     # ------------------------------------------------------------------ the shape of a row
 
@@ -167,9 +167,10 @@ class GeneratedInstanceBuilder(InstanceBuilder):
 
     def _rows(self, family: Family, set_name: str, plans: list[Plan]) -> list[dict[str, Any]]:
         """The planned rows of one question in one set, each with its options: every row as many (the fewest its
-        documents offer), rows showing the same documents the same options in the same order. An insufficient row
-        whose documents state no sibling answer within reach is not made (its options could only be far from the
-        question's entity, which would tell its label; `dropped` counts them), nor a row showing no article."""
+        documents offer), rows showing the same documents the same options in the same order. Where a row's documents
+        offer no sibling answer (or it would show no article), the question has no rows in this set (`dropped` counts
+        such questions): its other options could only come from elsewhere, which would tell the row's label, and
+        leaving that row out alone would leave the insufficient rows better furnished than the sufficient ones."""
         asked = self._asked(family)
         plans = self._balanced(family, set_name.split(":")[0], plans)
         values: dict[tuple[str, ...], list[str]] = {}
@@ -177,8 +178,10 @@ class GeneratedInstanceBuilder(InstanceBuilder):
             key = tuple(documents)
             if key not in values:
                 values[key] = self.siblings.values(asked, self._stated(documents))
-        kept = [plan for plan in plans if plan[2] and (values[tuple(plan[2])] or plan[1] != INSUFFICIENT)]
-        self.dropped[set_name] += len(plans) - len(kept)
+        if any(not plan[2] or not values[tuple(plan[2])] for plan in plans):
+            self.dropped[set_name] += 1  # the whole question: its rows without one would be the better furnished
+            return []
+        kept = plans
         size = option_count(asked, [values[tuple(plan[2])] for plan in kept])
         options: dict[tuple[str, ...], list[str]] = {}
         rows = []

@@ -131,7 +131,16 @@ class Siblings:
         kind = self.catalog[asked.relation]["object"]
         anchor, event = asked.anchor, asked.event
         if kind in ENTITY_KINDS:
-            return [v for e, a, v in self.questions.get(kind, ()) if e <= event and a in stated]
+            values = [v for e, a, v in self.questions.get(kind, ()) if e <= event and a in stated]
+            if values:
+                return values
+            return [  # none: every entity of its kind the stated facts name (a row with no answer fact in it)
+                e.name
+                for item in sorted(stated)
+                if (fact := self.facts.get(item)) is not None
+                for e in fact.entities()
+                if e.kind == kind and e.id != anchor
+            ]
         like = [f for f in self.like(asked.relation) if f[0] in stated and f[4] != anchor]
         linked: dict[str, int] = {anchor: event}  # entity -> the latest event of a stated fact linking it to S
         for item in self.naming.get(anchor, ()):

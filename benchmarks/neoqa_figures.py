@@ -172,8 +172,8 @@ class Tally:
             table.append(
                 (
                     f"insufficient rows, {set_name}: an article in the removed one's place",
-                    f"{replaced / max(1, replaced + unreplaced):.1%} ({unreplaced:,} show one fewer; "
-                    f"{self.shaped[f'{set_name} dropped']:,} not made)",
+                    f"{replaced / max(1, replaced + unreplaced):.1%} ({unreplaced:,} show one fewer); questions left "
+                    f"out, a row offering no sibling answer: {self.shaped[f'{set_name} dropped']:,}",
                 )
             )
         table.append(

@@ -311,14 +311,10 @@ class GeneratedInstanceBuilder(InstanceBuilder):
         most = max(sizes)
         for family in self.families:
             question = family.parent
-            minimal = self.minimal_sufficient_set(question)
-            if minimal is None or len(minimal) != 2:
+            layout = self.ablation_layout(family, most)
+            if layout is None:
                 continue
-            ids = self._irrelevant_ids(question, minimal)
-            if len(ids) < most:
-                continue
-            sample = family_shuffled(self.seed, "context-ablation", family.family_id, ids)[:most]
-            arrangement = family_shuffled(self.seed, "context-ablation:order", family.family_id, list(minimal) + sample)
+            minimal, sample, arrangement = layout
             taken = set(minimal) | set(sample)  # a replacement is no irrelevant article of any size
             for size in sorted(sizes):
                 irrelevant = sample[:size]

@@ -461,20 +461,30 @@ class InstanceBuilder:
         relevant = set(minimal).union(*(self._mentioning[i] for i in question["evidence_ids"]))
         return [i for i in self.past_ids(question)[0] if i not in relevant]
 
+    def ablation_layout(self, family: Family, most: int) -> tuple[list[str], list[str], list[str]] | None:
+        """A question's context ablation: its minimal pair, `most` irrelevant past articles sampled (each size takes
+        their first ones) and the one order all of them are shown in; None when the question has no minimal pair or
+        too few irrelevant articles."""
+        minimal = self.minimal_sufficient_set(family.parent)
+        if minimal is None or len(minimal) != 2:
+            return None
+        ids = self._irrelevant_ids(family.parent, minimal)
+        if len(ids) < most:
+            return None
+        sample = family_shuffled(self.seed, "context-ablation", family.family_id, ids)[:most]
+        arrangement = family_shuffled(self.seed, "context-ablation:order", family.family_id, list(minimal) + sample)
+        return minimal, sample, arrangement
+
     def context_ablation(self, sizes: Sequence[int] = ABLATION_SIZES) -> list[dict[str, Any]]:
         """The long-context ablation (appendix E.3): two relevant articles plus nested irrelevant samples."""
         rows: list[dict[str, Any]] = []
         most = max(sizes)
         for family in self.families:
             question = family.parent
-            minimal = self.minimal_sufficient_set(question)
-            if minimal is None or len(minimal) != 2:
+            layout = self.ablation_layout(family, most)
+            if layout is None:
                 continue
-            ids = self._irrelevant_ids(question, minimal)
-            if len(ids) < most:
-                continue
-            sample = family_shuffled(self.seed, "context-ablation", family.family_id, ids)[:most]
-            arrangement = family_shuffled(self.seed, "context-ablation:order", family.family_id, list(minimal) + sample)
+            minimal, sample, arrangement = layout
             # the same gaps at every size: the irrelevant articles mention no required item (irrelevant_candidates)
             gaps = self._gaps(question, minimal, minimal)
             for size in sorted(sizes):

@@ -173,19 +173,14 @@ class GeneratedInstanceBuilder(InstanceBuilder):
         leaving that row out alone would leave the insufficient rows better furnished than the sufficient ones."""
         asked = self._asked(family)
         plans = self._balanced(family, set_name.split(":")[0], plans)
-        values: dict[tuple[str, ...], list[str]] = {}
-        for _, _, documents, _ in plans:
-            key = tuple(documents)
-            if key not in values:
-                values[key] = self.siblings.values(asked, self._stated(documents))
-        if any(not plan[2] or not values[tuple(plan[2])] for plan in plans):
+        values = self._values(family, plans)
+        if values is None:
             self.dropped[set_name] += 1  # the whole question: its rows without one would be the better furnished
             return []
-        kept = plans
-        size = option_count(asked, [values[tuple(plan[2])] for plan in kept])
+        size = option_count(asked, [values[tuple(plan[2])] for plan in plans])
         options: dict[tuple[str, ...], list[str]] = {}
         rows = []
-        for question, answerable, documents, extra in kept:
+        for question, answerable, documents, extra in plans:
             key = tuple(documents)
             if key not in options:
                 rng = stream(self.seed, "neoqa", "row-options", set_name, family.family_id, ",".join(key))
@@ -194,6 +189,19 @@ class GeneratedInstanceBuilder(InstanceBuilder):
                 options[key] = drawn
             rows.append(self._instance(family, question, answerable, documents, options=options[key], **extra))
         return rows
+
+    def _values(self, family: Family, plans: list[Plan]) -> dict[tuple[str, ...], list[str]] | None:
+        """The sibling answers each planned row's documents offer, by documents; None when some row's offer none (or
+        it would show no article)."""
+        asked = self._asked(family)
+        values: dict[tuple[str, ...], list[str]] = {}
+        for _, _, documents, _ in plans:
+            key = tuple(documents)
+            if key not in values:
+                values[key] = self.siblings.values(asked, self._stated(documents))
+            if not documents or not values[key]:
+                return None
+        return values
 
     def _balanced(self, family: Family, set_name: str, plans: list[Plan]) -> list[Plan]:
         """A premise control's rows but one of its insufficient rows (a seeded one): so that a question worded with
@@ -316,6 +324,7 @@ class GeneratedInstanceBuilder(InstanceBuilder):
                 continue
             minimal, sample, arrangement = layout
             taken = set(minimal) | set(sample)  # a replacement is no irrelevant article of any size
+            by_size: dict[int, list[Plan]] = {}
             for size in sorted(sizes):
                 irrelevant = sample[:size]
                 keep = set(minimal) | set(irrelevant)
@@ -325,6 +334,10 @@ class GeneratedInstanceBuilder(InstanceBuilder):
                 plans += self._replaced(
                     family, "context-ablation", shown, minimal, taken, {"irrelevant_article_ids": irrelevant}
                 )
-                plans += self._child_plans(family, shown, extra)
+                by_size[size] = plans + self._child_plans(family, shown, extra)
+            if any(self._values(family, plans) is None for plans in by_size.values()):
+                self.dropped["context-ablation"] += 1  # at every size, so that each size asks the same questions
+                continue
+            for size, plans in by_size.items():
                 rows += self._rows(family, f"context-ablation:{size}", plans)
         return rows

@@ -5,6 +5,8 @@ Chance is the mean over rows of 1 / (the options but "Unanswerable"), since a ro
 that picks several options at once (ties, or "an option the documents mention") scores its expected accuracy, as a
 uniform draw among them would.
   * an option the documents mention; the one mentioned most; the least (of those mentioned); the first mentioned;
+  * unheld, reported (spec/validity.md: the prompt is the unit): the option shown in the most rows of its question in
+    the set, which a reader of a whole release can count (the gold is in every sufficient row, a decoy in some);
   * boosted trees scoring each option from its surface (how often and by how many articles it is named, where first,
     in a headline, its position among the options, its length, its type: a number, an amount, a percentage, a name),
     the top-scored option picked;
@@ -19,13 +21,13 @@ balanced accuracy against 0.5.
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from .neoqa_fit import boosted, boosted_finding, one_thread
 from .neoqa_view import Shown, number_in, unit_of
-from .probing import Finding, mean
+from .probing import UNHELD, Finding, mean
 
 Pick = Callable[[Shown], set[int]]
 P_LEVEL = 0.001  # the gold's rank is held uniform unless a chi-square test rejects it at this level
@@ -283,6 +285,25 @@ def scorer_finding(train: Sequence[Shown], test: Sequence[Shown]) -> Finding:
     )
 
 
+def most_shown_finding(test: Sequence[Shown]) -> Finding:
+    """On the sufficient rows, the option that the most rows of its question in the set show, against chance."""
+    shown: dict[str, Counter[str]] = defaultdict(Counter)
+    for p in test:
+        shown[str(p.row["question_id"])].update(p.options[i] for i in p.choices)
+    hits = []
+    for p in sufficient(test):
+        times = {i: shown[str(p.row["question_id"])][p.options[i]] for i in p.choices}
+        hits.append(expected_hit(p, {i for i, t in times.items() if t == max(times.values())}))
+    return Finding(
+        "whole set: pick the option the most rows of its question show",
+        "accuracy",
+        mean(hits),
+        chance(sufficient(test)),
+        len(hits),
+        UNHELD,
+    )
+
+
 def mention_profile(p: Shown) -> list[float]:
     """How the shown articles name a row's options, whichever is gold: how many options, how many named (at all,
     by two articles or more, in a headline), the most and fewest times one is named, and the mean."""
@@ -313,4 +334,10 @@ def option_findings(train: Sequence[Shown], test: Sequence[Shown]) -> list[Findi
     profile -> answer / refuse on every row."""
     rows = sufficient(test)
     findings = [_rule_finding(name, rule, rows) for name, rule in MENTION_RULES.items()]
-    return [*findings, scorer_finding(train, test), *number_findings(train, test), refusal_finding(train, test)]
+    return [
+        *findings,
+        most_shown_finding(test),
+        scorer_finding(train, test),
+        *number_findings(train, test),
+        refusal_finding(train, test),
+    ]

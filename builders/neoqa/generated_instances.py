@@ -165,43 +165,46 @@ class GeneratedInstanceBuilder(InstanceBuilder):
 
     # ------------------------------------------------------------------ options
 
-    def _rows(self, family: Family, set_name: str, plans: list[Plan]) -> list[dict[str, Any]]:
-        """The planned rows of one question in one set, each with its options: every row as many (the fewest its
-        documents offer), rows showing the same documents the same options in the same order. Where a row's documents
-        offer no sibling answer (or it would show no article), the question has no rows in this set (`dropped` counts
-        such questions): its other options could only come from elsewhere, which would tell the row's label, and
-        leaving that row out alone would leave the insufficient rows better furnished than the sufficient ones."""
+    def _rows(self, family: Family, set_name: str, groups: Sequence[list[Plan]]) -> list[dict[str, Any]]:
+        """The planned rows of one question in one set, each with its options (`groups`: its plans at each size of
+        the context ablation, smallest first; one group elsewhere). Every row as many options (the fewest its
+        documents offer); the rows of one plan (a sufficient row and its children, or one removal) show the same
+        options at every size, those the smallest size's documents state: an ablation varies the context alone.
+        Where a row's documents offer no sibling answer (or it would show no article), the question has no rows in
+        this set (`dropped` counts such questions): its other options could only come from elsewhere, which would tell
+        the row's label, and leaving that row out alone would leave the insufficient rows better furnished than the
+        sufficient ones."""
         asked = self._asked(family)
-        plans = self._balanced(family, set_name.split(":")[0], plans)
-        values = self._values(family, plans)
-        if values is None:
+        groups = [self._balanced(family, set_name, plans) for plans in groups]
+        shown: dict[tuple[str, ...], list[str]] = {}  # a plan's removal -> its documents at the smallest size
+        for plan in groups[0]:
+            shown.setdefault(self._removal(plan), plan[2])
+        values = {key: self.siblings.values(asked, self._stated(documents)) for key, documents in shown.items()}
+        if not all(values.values()) or not all(plan[2] for plans in groups for plan in plans):
             self.dropped[set_name] += 1  # the whole question: its rows without one would be the better furnished
             return []
-        size = option_count(asked, [values[tuple(plan[2])] for plan in plans])
+        size = option_count(asked, values.values())
         options: dict[tuple[str, ...], list[str]] = {}
+        for key, documents in shown.items():
+            rng = stream(self.seed, "neoqa", "row-options", set_name, family.family_id, ",".join(documents))
+            options[key] = draw_options(rng, asked, values[key], size)
+            options[key].insert(below(rng, len(options[key]) + 1), DEFLECTION_OPTION)
         rows = []
-        for question, answerable, documents, extra in plans:
-            key = tuple(documents)
-            if key not in options:
-                rng = stream(self.seed, "neoqa", "row-options", set_name, family.family_id, ",".join(key))
-                drawn = draw_options(rng, asked, values[key], size)
-                drawn.insert(below(rng, len(drawn) + 1), DEFLECTION_OPTION)
-                options[key] = drawn
-            rows.append(self._instance(family, question, answerable, documents, options=options[key], **extra))
+        for plans in groups:
+            for plan in plans:
+                question, answerable, documents, extra = plan
+                rows.append(
+                    self._instance(
+                        family, question, answerable, documents, options=options[self._removal(plan)], **extra
+                    )
+                )
         return rows
 
-    def _values(self, family: Family, plans: list[Plan]) -> dict[tuple[str, ...], list[str]] | None:
-        """The sibling answers each planned row's documents offer, by documents; None when some row's offer none (or
-        it would show no article)."""
-        asked = self._asked(family)
-        values: dict[tuple[str, ...], list[str]] = {}
-        for _, _, documents, _ in plans:
-            key = tuple(documents)
-            if key not in values:
-                values[key] = self.siblings.values(asked, self._stated(documents))
-            if not documents or not values[key]:
-                return None
-        return values
+    @staticmethod
+    def _removal(plan: Plan) -> tuple[str, ...]:
+        """What an insufficient plan takes out (the same at every size of a context ablation); () for a sufficient
+        row and its children, which show the same documents."""
+        return tuple(plan[3].get("removed_article_ids", ())) if plan[1] == INSUFFICIENT else ()
 
     def _balanced(self, family: Family, set_name: str, plans: list[Plan]) -> list[Plan]:
         """A premise control's rows but one of its insufficient rows (a seeded one): so that a question worded with
@@ -260,7 +263,7 @@ class GeneratedInstanceBuilder(InstanceBuilder):
                     )
                 )
             plans += self._child_plans(family, documents, {})
-            rows += self._rows(family, "neoqa", plans)
+            rows += self._rows(family, "neoqa", [plans])
         return rows
 
     def _replaced(
@@ -309,7 +312,7 @@ class GeneratedInstanceBuilder(InstanceBuilder):
             plans: list[Plan] = [(family.parent, SUFFICIENT, shown, extra)]
             plans += self._replaced(family, "optimal-evidence", shown, minimal, set(shown), {})
             plans += self._child_plans(family, shown, extra)
-            rows += self._rows(family, "optimal-evidence", plans)
+            rows += self._rows(family, "optimal-evidence", [plans])
         return rows
 
     def context_ablation(self, sizes: Sequence[int] = ABLATION_SIZES) -> list[dict[str, Any]]:
@@ -335,9 +338,5 @@ class GeneratedInstanceBuilder(InstanceBuilder):
                     family, "context-ablation", shown, minimal, taken, {"irrelevant_article_ids": irrelevant}
                 )
                 by_size[size] = plans + self._child_plans(family, shown, extra)
-            if any(self._values(family, plans) is None for plans in by_size.values()):
-                self.dropped["context-ablation"] += 1  # at every size, so that each size asks the same questions
-                continue
-            for size, plans in by_size.items():
-                rows += self._rows(family, f"context-ablation:{size}", plans)
+            rows += self._rows(family, "context-ablation", [by_size[size] for size in sorted(by_size)])
         return rows

@@ -125,6 +125,20 @@ def test_rows_showing_the_same_documents_show_the_same_options(timelines):
             assert all(len(seen) == 1 for seen in options.values())
 
 
+def test_a_context_ablation_shows_the_same_options_at_every_size(timelines):
+    """An ablation varies the context alone: a question's sufficient row (or the row missing one article) shows the
+    same options with 0 irrelevant articles as with 80, those the smallest row's documents state."""
+    checked = 0
+    for rows in timelines:
+        options = defaultdict(set)
+        for row in rows["context-ablation"]:
+            plan = (row["question_id"], row["answerable"], tuple(row.get("removed_article_ids") or ()))
+            options[plan].add(tuple(row["answer_options"]))
+            checked += 1
+        assert all(len(seen) == 1 for seen in options.values())
+    assert checked > 100
+
+
 def test_a_number_answer_sits_at_every_rank_among_its_options_alike():
     """Days, amounts, counts, percentages and quantities: the gold's rank among a row's options (but Unanswerable) is
     uniform, so "the smallest number" or "the middle one" gets chance (sufficient rows of every set, pooled)."""

@@ -63,6 +63,7 @@ LOADED = "import sys; from leakproof_qa.leakproof_eval.__main__ import main; cod
 """Runs `python -m leakproof_qa ARGS` and prints which heavy modules it imported (lm_eval's tasks, `datasets`)."""
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize(
     "arguments, says",
     [
@@ -116,6 +117,7 @@ def test_bad_input_is_one_line_with_its_reason_before_lm_eval_or_datasets_load(a
     assert done.stdout.strip() == "[]"  # said before lm_eval indexed a task or `datasets` was imported
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("name", ["run", "tokenizer", "model", "tasks-path", "report"])
 def test_every_command_says_what_it_does_with_help(name):
     done = command("leakproof_qa", name, "--help")
@@ -124,6 +126,7 @@ def test_every_command_says_what_it_does_with_help(name):
     assert len(done.stdout.splitlines()) > 3  # a description and the options, not only a usage line
 
 
+@pytest.mark.integration
 def test_a_misspelt_command_is_one_line_naming_the_nearest():
     done = command("leakproof_qa", "reprot", "runs/results")
     assert done.returncode == 2 and done.stderr.count("\n") == 1

@@ -4,7 +4,9 @@ multiple choice (log-likelihoods), the agent against `transformers serve` in bot
 
 It asserts what can be asserted of a weak model: no crash; every logged response read (an answer, or an explicitly
 empty one); results that name the universe, the model and the setup; an endpoint that does not call tools refused in
-one line. Not a score. The model folder is made once and kept (LEAKPROOF_MODEL_CACHE, default ~/.cache/leakproof-qa).
+one line. Not a score. The model is loaded as float32 (CPU_DTYPE), as the README's recipe says for a CPU. Its folder is
+made once and kept (LEAKPROOF_MODEL_CACHE, default ~/.cache/leakproof-qa: about 1.7 GB; .ci/run says so before the
+slow step).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from leakproof_qa.leakproof_eval.small_model import PARTS, prepare
+from leakproof_qa.leakproof_eval.small_model import CPU_DTYPE, PARTS, prepare
 
 pytestmark = [pytest.mark.slow, pytest.mark.integration]
 
@@ -66,7 +68,7 @@ def test_the_instances_and_rag_run_with_the_chat_template_and_every_response_is_
         "--model",
         "hf",
         "--model_args",
-        f"pretrained={model},dtype=bfloat16",
+        f"pretrained={model},dtype={CPU_DTYPE}",
         "--apply_chat_template",
         "--tasks",
         "phantom_wiki_instances,phantom_wiki_rag",
@@ -103,7 +105,7 @@ def test_multiple_choice_runs_on_its_log_likelihoods_within_max_length(model, tm
         "--model",
         "hf",
         "--model_args",
-        f"pretrained={model},dtype=bfloat16,max_length=4096",
+        f"pretrained={model},dtype={CPU_DTYPE},max_length=4096",
         "--tasks",
         "phantom_wiki_mc",
         "--limit",
@@ -133,7 +135,7 @@ def server(model, tmp_path_factory):
     home, port = tmp_path_factory.mktemp("serve"), _free_port()
     command = [str(Path(sys.executable).with_name("transformers")), "serve", str(model), "--host", "127.0.0.1"]
     process = subprocess.Popen(
-        [*command, "--port", str(port), "--device", "cpu", "--dtype", "bfloat16"],
+        [*command, "--port", str(port), "--device", "cpu", "--dtype", CPU_DTYPE],
         cwd=home,
         env=_env(home),
         stdout=subprocess.DEVNULL,

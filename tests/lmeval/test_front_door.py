@@ -57,13 +57,80 @@ def test_a_mistaken_model_is_one_line_before_any_task_is_read(arguments, says, t
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and says in done.stderr, done.stderr[-2000:]
 
 
+LOADED = "import sys; from leakproof_qa.leakproof_eval.__main__ import main; code = main(sys.argv[1:]); " + (
+    "print(sorted(m for m in ('lm_eval.api.task', 'lm_eval.tasks', 'datasets') if m in sys.modules)); sys.exit(code)"
+)
+"""Runs `python -m leakproof_qa ARGS` and prints which heavy modules it imported (lm_eval's tasks, `datasets`)."""
+
+
 @pytest.mark.integration
-@pytest.mark.slow
-def test_a_mistyped_task_names_the_nearest(tmp_path, universes):
-    done = command("leakproof_qa", "run", "--model", "oracle", "--tasks", "phantom_wiki_ragg", cwd=tmp_path)
-    last = done.stderr.strip().splitlines()[-1]
-    assert done.returncode == 2 and "Tasks not found: phantom_wiki_ragg" in last
-    assert "did you mean phantom_wiki_rag?" in last
+@pytest.mark.parametrize(
+    "arguments, says",
+    [
+        (
+            ["--tasks", "phantom_wiki_ragg"],
+            "--tasks phantom_wiki_ragg: no such task, group or tag in this package (did you mean phantom_wiki_rag?)",
+        ),
+        (
+            ["--tasks", "phantom_wiki", "--metadata", '{"phantom_wiki_size": -5}'],
+            "phantom_wiki_size=-5 is out of range: expected at least 1",
+        ),
+        (
+            ["--tasks", "phantom_wiki_rag", "--metadata", '{"phantom_wiki_seed": 1.5}'],
+            "phantom_wiki_seed=1.5 must be a whole number (at least 0)",
+        ),
+        (
+            ["--tasks", "phantom_wiki_mc", "--metadata", '{"phantom_wiki_config": "n50_s1_rag"}'],
+            "works on a whole universe: give 'n50_s1'",
+        ),
+        (
+            ["--tasks", "phantom_wiki_tasks", "--metadata", '{"phantom_wiki_retrival_k": 3}'],
+            "(did you mean phantom_wiki_retrieval_k?)",
+        ),
+        (
+            ["--tasks", "phantom_wiki_long", "--metadata", '{"max_seq_lengths": 4096}'],
+            "max_seq_lengths=4096 must be a list",
+        ),
+        (
+            [
+                "--tasks",
+                "phantom_wiki_rag",
+                "--metadata",
+                '{"phantom_wiki_release": "releases/x", "phantom_wiki_release_passphrase_env": "NO_SUCH_VARIABLE_SET"}',
+            ],
+            "environment variable 'NO_SUCH_VARIABLE_SET' (phantom_wiki_release_passphrase_env) is not set",
+        ),
+        (["--tasks", "neoqa_gen"], "NeoQA needs its release files"),
+        (["--tasks", "neoqa", "--metadata", '{"neoqa_generate": "t3_x1"}'], "bad NeoQA configuration name 't3_x1'"),
+    ],
+)
+def test_bad_input_is_one_line_with_its_reason_before_lm_eval_or_datasets_load(arguments, says, tmp_path):
+    env = os.environ | {"PYTHONPATH": str(REPO), "HF_HUB_OFFLINE": "1"}
+    done = subprocess.run(
+        [sys.executable, "-c", LOADED, "run", "--model", "oracle", *arguments],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and says in done.stderr, done.stderr[-2000:]
+    assert done.stdout.strip() == "[]"  # said before lm_eval indexed a task or `datasets` was imported
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("name", ["run", "tokenizer", "model", "tasks-path", "report"])
+def test_every_command_says_what_it_does_with_help(name):
+    done = command("leakproof_qa", name, "--help")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"usage: python -m leakproof_qa {name}")
+    assert len(done.stdout.splitlines()) > 3  # a description and the options, not only a usage line
+
+
+@pytest.mark.integration
+def test_a_misspelt_command_is_one_line_naming_the_nearest():
+    done = command("leakproof_qa", "reprot", "runs/results")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert "no command 'reprot' (did you mean report?)" in done.stderr and done.stdout == ""
 
 
 def test_an_unknown_metadata_key_names_the_nearest():

@@ -162,7 +162,8 @@ def test_logged_samples_and_results_files_hold_ids_but_no_release_text(neoqa_rel
     leaked = [text for text in shown if text in written]
     assert not leaked, leaked[:3]  # ... and none of it reaches the files
     assert all(row["instance_id"] in written for row in instances(neoqa_release))
-    assert "NeoQA prompt withheld from logs" in written
+    assert "NeoQA prompt withheld from logs (CC BY-ND 4.0)" in written
+    assert '"license": "CC BY-ND 4.0"' in written  # each logged document, and neoqa_resolved in the results file
 
 
 def test_the_prompt_numbers_the_options_from_one_and_multiple_choice_ends_in_answer(neoqa_release):
@@ -231,6 +232,17 @@ def test_the_wrapper_refuses_to_push_neoqa_samples_to_the_hub(capsys, tmp_path):
         (["-t", "neoqa_tasks", "--hf_hub_log_args", '{"push_samples_to_hub": true}'], True),
         (["--tasks", "neoqa", "--hf_hub_log_args", "push_results_to_hub=True,push_samples_to_hub=False"], False),
         (["--tasks", "phantom_wiki", "--hf_hub_log_args", "push_samples_to_hub=True"], False),
+        (  # a generated configuration is ours, CC BY 4.0
+            [
+                "--tasks",
+                "neoqa",
+                "--metadata",
+                '{"neoqa_generate": "t3_s1"}',
+                "--hf_hub_log_args",
+                "push_samples_to_hub=1",
+            ],
+            False,
+        ),
     ],
 )
 def test_the_wrapper_refuses_exactly_the_runs_that_would_push_neoqa_samples(args, refused, monkeypatch):

@@ -4,7 +4,9 @@ multiple choice (log-likelihoods), the agent against `transformers serve` in bot
 
 It asserts what can be asserted of a weak model: no crash; every logged response read (an answer, or an explicitly
 empty one); results that name the universe, the model and the setup; an endpoint that does not call tools refused in
-one line. Not a score. The model folder is made once and kept (LEAKPROOF_MODEL_CACHE, default ~/.cache/leakproof-qa).
+one line. Not a score. The model is loaded as float32 (CPU_DTYPE), as the README's recipe says for a CPU. Its folder is
+made once and kept (LEAKPROOF_MODEL_CACHE, default ~/.cache/leakproof-qa: about 1.8 GB; .ci/run says so before the
+slow step).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from leakproof_qa.leakproof_eval.small_model import PARTS, prepare
+from leakproof_qa.leakproof_eval.small_model import CPU_DTYPE, PARTS, prepare
 
 pytestmark = [pytest.mark.slow, pytest.mark.integration]
 
@@ -66,7 +68,7 @@ def test_the_instances_and_rag_run_with_the_chat_template_and_every_response_is_
         "--model",
         "hf",
         "--model_args",
-        f"pretrained={model},dtype=bfloat16",
+        f"pretrained={model},dtype={CPU_DTYPE}",
         "--apply_chat_template",
         "--tasks",
         "phantom_wiki_instances,phantom_wiki_rag",
@@ -103,7 +105,7 @@ def test_multiple_choice_runs_on_its_log_likelihoods_within_max_length(model, tm
         "--model",
         "hf",
         "--model_args",
-        f"pretrained={model},dtype=bfloat16,max_length=4096",
+        f"pretrained={model},dtype={CPU_DTYPE},max_length=4096",
         "--tasks",
         "phantom_wiki_mc",
         "--limit",
@@ -133,7 +135,7 @@ def server(model, tmp_path_factory):
     home, port = tmp_path_factory.mktemp("serve"), _free_port()
     command = [str(Path(sys.executable).with_name("transformers")), "serve", str(model), "--host", "127.0.0.1"]
     process = subprocess.Popen(
-        [*command, "--port", str(port), "--device", "cpu", "--dtype", "bfloat16"],
+        [*command, "--port", str(port), "--device", "cpu", "--dtype", CPU_DTYPE],
         cwd=home,
         env=_env(home),
         stdout=subprocess.DEVNULL,
@@ -172,6 +174,8 @@ def test_the_react_agent_runs_a_few_steps_and_names_its_run(server, tmp_path):
         "2",
         "--max-tokens",
         "64",
+        "--timeout",
+        "1200",  # a busy CPU takes minutes over one step's prompt
         "--limit",
         "1",
         "--out",
@@ -188,7 +192,7 @@ def test_the_tools_agent_either_calls_tools_or_is_refused_in_one_line(server, tm
     url, name = server
     done = _run(
         tmp_path, "phantom_wiki", "agent", "n50_s1", "--base-url", url, "--model", name, "--mode", "tools",
-        "--max-steps", "2", "--max-tokens", "64", "--limit", "1", "--out", "runs/tools",
+        "--max-steps", "2", "--max-tokens", "64", "--timeout", "1200", "--limit", "1", "--out", "runs/tools",
     )  # fmt: skip
     if done.returncode == 2:
         assert done.stderr.count("\n") == 1 and "ignores `tools`" in done.stderr and "--mode react" in done.stderr

@@ -110,7 +110,10 @@ def test_each_neoqa_command_in_the_docs_names_a_configuration_or_a_command(argum
     import leakproof_qa.builders.neoqa as engine
 
     words = shlex.split(arguments)
-    name = words[1] if words[0] == "publish" and len(words) > 1 and not words[1].startswith("-") else words[0]
+    takes_a_name = words[0] in ("publish", "generate", "generate-many")
+    name = words[1] if takes_a_name and len(words) > 1 and not words[1].startswith("-") else words[0]
+    if words[0] == "generate-many":
+        name += "_s1"  # a name without its seed: the first of --seeds
     if name != "list" and "--data-dir" not in words:
         engine.check_config(name)  # a one-line ConfigError if the docs name no configuration
 

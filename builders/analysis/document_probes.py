@@ -2,7 +2,11 @@
 * missing person in the lists: a person the shown relation lines name from many articles, with no article of
   their own -> insufficient (threshold fitted on the training universe), where the look-up passes;
 * the document surface with the mention graph (people named without an article, how many articles name them,
-  the components of the graph of shown articles naming each other) -> label, a logistic regression;
+  the components of the graph of shown articles naming each other) -> label, a logistic regression, and the same
+  -> sufficient / insufficient on the rows of those two labels;
+* a "missing hub" profile: how many shown articles name each of the three people named most without an article of
+  their own, and how many are named by at least 2, 3 and 4 -> insufficient, a logistic regression, where the look-up
+  passes;
 * a nonexistent person: the person the question names and the documents lack has a namesake (the same given
   name, another surname) among the shown documents -> nonexistent_person.
 """
@@ -110,6 +114,49 @@ def surface_graph(train: Sequence[Prompt], test: Sequence[Prompt]) -> list[Findi
             len(test),
         ),
     ]
+
+
+def sufficient_or_insufficient(train: Sequence[Prompt], test: Sequence[Prompt]) -> Finding:
+    """The surface and mention-graph features -> sufficient / insufficient, on the rows of those two labels (the
+    documents of an insufficient row lack one article its sufficient twin shows)."""
+    two = ("sufficient", INSUFFICIENT)
+    fit = [p for p in train if label(p) in two]
+    rows = [p for p in test if label(p) in two]
+    predicted = fit_predict(
+        [graph_features(p) for p in fit], [label(p) for p in fit], [graph_features(p) for p in rows]
+    )
+    return Finding(
+        "document surface and mention graph -> sufficient / insufficient",
+        "balanced accuracy",
+        balanced_accuracy([label(p) for p in rows], predicted),
+        0.5,
+        len(rows),
+    )
+
+
+@per_prompt
+def hub_profile(p: Prompt) -> list[float]:
+    """How many shown articles name each of the three people named most without an article of their own, how many
+    such people are named by at least 2, 3 and 4, and how many documents there are."""
+    degrees = sorted((len(t) for t in p.absent.values()), reverse=True)
+    top = [*degrees[:3], 0, 0, 0][:3]
+    return [*map(float, top), *(float(sum(d >= k for d in degrees)) for k in (2, 3, 4)), float(len(p.titles))]
+
+
+def missing_hub(train: Sequence[Prompt], test: Sequence[Prompt]) -> Finding:
+    """The "missing hub" profile (hub_profile) -> insufficient, a logistic regression, where the look-up passes."""
+    fit = [p for p in train if not looks_up(p)]
+    through = [p for p in test if not looks_up(p)]
+    predicted = fit_predict(
+        [hub_profile(p) for p in fit], [_insufficient(p) for p in fit], [hub_profile(p) for p in through]
+    )
+    return Finding(
+        "missing hub profile (people named most without an article) -> insufficient (look-up passes)",
+        "balanced accuracy",
+        balanced_accuracy([_insufficient(p) for p in through], predicted),
+        0.5,
+        len(through),
+    )
 
 
 def namesake(p: Prompt) -> bool:

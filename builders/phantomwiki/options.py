@@ -3,16 +3,17 @@
 
 Each row has its own options, made from what that row shows: the gold answer (all of its values as one option, sorted
 as gold answers are) where the row's documents state it, decoys, and "Unanswerable", in a seeded order.
-  * A decoy is the exact answer of a sibling question (siblings.py): the same start, as many relation hops, the same
-    generation offset, the same attribute asked; drawn as the question was drawn and solved on the universe. A row
-    takes the siblings whose every name or value its documents state, drawn as often as the siblings were drawn, so
-    that the gold and its decoys are answers of questions drawn alike and stated alike (docs/instances.md argues why
-    no function of the prompt that ignores what the relation words mean tells them apart). Where fewer are stated,
-    fewer options; where the documents do not state the gold (an insufficient row without the article naming it), the
-    gold is no option and one more decoy takes its place: no option names what no shown document states.
+  * A decoy is the exact answer of a sibling question (siblings.py: the question with its last relation replaced by
+    one of the same generation offset, as likely as the walk that drew the question was to pick it). A row draws the
+    gold's decoys as a set whose odds make every member of every set it can show as likely to be the gold
+    (inclusion_odds), as many as the question's likeliest sibling allows, and shows each decoy as it shows the gold
+    (the articles its sibling question needs: Evidence.decoy_articles). So no function of the prompt that ignores what
+    the last relation's words mean tells the gold from a decoy (docs/instances.md argues it; the tests measure it).
+    Where the documents do not state the gold (an insufficient row without the article naming it), the gold is no
+    option and one more decoy takes its place: no option names what no shown document states.
   * Counts: numbers. Each row draws the rank of the gold count among its numbers, weighed so that over the universe's
-    count questions the gold comes at each rank alike (a small count cannot be above many numbers), then the numbers
-    below and above it, as often as count answers take them.
+    count questions the gold comes at each rank alike (rank_weights), then the numbers below and above it, as often
+    as count answers take them.
 No option repeats another or the gold answer as a set, so each list holds exactly one correct option: the gold
 answer on a sufficient instance, "Unanswerable" on every other.
 """
@@ -73,13 +74,18 @@ class OptionMaker:
         stated = self.stated(shown, asked(query))
         gold = stated.issuperset(answer)
         order, wanted = self.ordered(key, query, answer, drawn)
-        decoys = [s.answer for s in order if stated.issuperset(s.answer)][: wanted + (not gold)]
-        if not gold and not decoys:  # never "Unanswerable" alone: a sibling of another generation, else a value
-            others = [s.answer for s in self.siblings.answers(query, alike=False) if stated.issuperset(s.answer)]
-            decoys = [o for o in others if set(o) != set(answer)][:1] or [(v,) for v in sorted(stated - set(answer))][
-                :1
-            ]
-        return [*([option_text(answer)] if gold else []), *(option_text(values) for values in decoys), UNANSWERABLE]
+        decoys = [option_text(s.answer) for s in order if stated.issuperset(s.answer)][: wanted + (not gold)]
+        if not gold and not decoys:  # never "Unanswerable" alone
+            decoys = self._last_resort(query, answer, stated)
+        return [*([option_text(answer)] if gold else []), *decoys, UNANSWERABLE]
+
+    def _last_resort(self, query: Sequence[str], answer: Sequence[str], stated: set[str]) -> list[str]:
+        """The one decoy of a row whose documents state neither the gold nor a sibling alike: the first sibling of
+        another generation offset they state, else the first value or name they state (about 2% of decoys)."""
+        for sibling in self.siblings.answers(query, alike=False):
+            if stated.issuperset(sibling.answer) and set(sibling.answer) != set(answer):
+                return [option_text(sibling.answer)]
+        return sorted(stated - set(answer))[:1]
 
     def ordered(
         self, key: str, query: Sequence[str], answer: Sequence[str], drawn: Sequence[str] = ()
@@ -100,7 +106,7 @@ class OptionMaker:
     ) -> tuple[list[Sibling], list[float], int]:
         """(the siblings but the gold's answer, the odds of the gold's and theirs, how many options the gold and its
         decoys make) of a question form, worked out once: as many as NEAR_MISSES + 1, but never so many that its
-        likeliest answer (by its chance) would have to be in more than every set (CAP), and two where a sibling is."""
+        likeliest answer (by its chance) would have to be in more than every set (CAP); the gold alone at the least."""
         key = (*query, "|", *answer, "|", *drawn)
         found = self._designs.get(key)
         if found is None:

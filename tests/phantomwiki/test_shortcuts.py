@@ -61,7 +61,14 @@ def universe(name: str) -> Universe:
     return Universe.of(instances(name), rag(name))
 
 
-NOT_YET: dict[str, float] = {}  # probes still above MARGIN, each held at the level it reached (none at 0.13.0)
+NOT_YET: dict[str, float] = {  # probes still above MARGIN somewhere, each held at the level it reached
+    # at n5000 (issue 46: +0.051 / +0.046, +0.032 / +0.056, +0.046 / +0.050; 0.14.0's rows +0.047 / +0.028,
+    # +0.058 / +0.032, +0.043 / +0.050 on the same probes): an insufficient row lacks the mentions its missing article
+    # made of people without an article, and its question is larger than most (more roles, more insufficient rows)
+    "document surface and mention graph -> label": 0.06,
+    "document surface and mention graph -> sufficient / insufficient": 0.065,
+    "missing hub profile": 0.06,
+}
 TEN_UNIVERSES = [f"n500_s{seed}" for seed in range(1, 11)]  # where the date rules are held: a universe asks about
 # 18 questions of several dates (about 140 rows, each question's rows sharing its gold and documents)
 

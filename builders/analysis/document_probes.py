@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .probing import Finding, balanced_accuracy, fit_predict, fit_threshold, mean, threshold_rule
+from .probing import Finding, balanced_accuracy, fit_predict, fit_threshold, fitted_finding, mean, threshold_rule
 from .prompt_view import Prompt, label, looks_up, named_in, per_prompt, refuse
 
 INSUFFICIENT = "insufficient"
@@ -120,17 +120,12 @@ def sufficient_or_insufficient(train: Sequence[Prompt], test: Sequence[Prompt]) 
     """The surface and mention-graph features -> sufficient / insufficient, on the rows of those two labels (the
     documents of an insufficient row lack one article its sufficient twin shows)."""
     two = ("sufficient", INSUFFICIENT)
-    fit = [p for p in train if label(p) in two]
-    rows = [p for p in test if label(p) in two]
-    predicted = fit_predict(
-        [graph_features(p) for p in fit], [label(p) for p in fit], [graph_features(p) for p in rows]
-    )
-    return Finding(
+    return fitted_finding(
         "document surface and mention graph -> sufficient / insufficient",
-        "balanced accuracy",
-        balanced_accuracy([label(p) for p in rows], predicted),
-        0.5,
-        len(rows),
+        [p for p in train if label(p) in two],
+        [p for p in test if label(p) in two],
+        graph_features,
+        label,
     )
 
 
@@ -145,17 +140,12 @@ def hub_profile(p: Prompt) -> list[float]:
 
 def missing_hub(train: Sequence[Prompt], test: Sequence[Prompt]) -> Finding:
     """The "missing hub" profile (hub_profile) -> insufficient, a logistic regression, where the look-up passes."""
-    fit = [p for p in train if not looks_up(p)]
-    through = [p for p in test if not looks_up(p)]
-    predicted = fit_predict(
-        [hub_profile(p) for p in fit], [_insufficient(p) for p in fit], [hub_profile(p) for p in through]
-    )
-    return Finding(
+    return fitted_finding(
         "missing hub profile (people named most without an article) -> insufficient (look-up passes)",
-        "balanced accuracy",
-        balanced_accuracy([_insufficient(p) for p in through], predicted),
-        0.5,
-        len(through),
+        [p for p in train if not looks_up(p)],
+        [p for p in test if not looks_up(p)],
+        hub_profile,
+        _insufficient,
     )
 
 

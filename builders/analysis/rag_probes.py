@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 
 from ..verification.words import plurals, relations
 from .document_probes import graph_features
-from .probing import Finding, balanced_accuracy, fit_predict, fit_threshold, threshold_rule
+from .probing import Finding, balanced_accuracy, fit_threshold, fitted_finding, threshold_rule
 from .prompt_view import Prompt, hops, label, refuse
 
 LABELS = ("sufficient", "insufficient", "unanswerable")
@@ -41,46 +41,39 @@ def path_steps(question: str) -> int:
     )
 
 
-def short_answers(train: Sequence[Prompt], test: Sequence[Prompt]) -> Finding:
-    """ "Answer iff the question has at most k hops", k fitted on `train`, scored answer / refuse on `test`."""
-    negative = [-hops(p.question) for p in train]  # at most k hops: -hops >= -k
+def _at_most(train: Sequence[Prompt], test: Sequence[Prompt], measure: Callable[[str], int], what: str) -> Finding:
+    """ "Answer iff the question's `measure` is at most k", k fitted on `train`, scored answer / refuse on `test`."""
+    negative = [-measure(p.question) for p in train]  # at most k: -measure >= -k
     t = fit_threshold(negative, [refuse(p) for p in train], "answer")
-    guess = threshold_rule([-hops(p.question) for p in test], t, "answer", "refuse")
+    guess = threshold_rule([-measure(p.question) for p in test], t, "answer", "refuse")
     k = "none" if t == float("inf") else str(int(-t))
     return Finding(
-        f"rag: at most k hops in the question text -> answer (k = {k}, fitted)",
+        f"rag: at most k {what} -> answer (k = {k}, fitted)",
         "balanced accuracy",
         balanced_accuracy([refuse(p) for p in test], guess),
         0.5,
         len(test),
     )
+
+
+def short_answers(train: Sequence[Prompt], test: Sequence[Prompt]) -> Finding:
+    """ "Answer iff the question has at most k hops", k fitted on `train`."""
+    return _at_most(train, test, hops, "hops in the question text")
 
 
 def short_paths(train: Sequence[Prompt], test: Sequence[Prompt]) -> Finding:
     """ "Answer iff the question's relation words add up to at most k parent / child steps", k fitted on `train`."""
-    negative = [-path_steps(p.question) for p in train]
-    t = fit_threshold(negative, [refuse(p) for p in train], "answer")
-    guess = threshold_rule([-path_steps(p.question) for p in test], t, "answer", "refuse")
-    k = "none" if t == float("inf") else str(int(-t))
-    return Finding(
-        f"rag: at most k parent / child steps in the question's relation words -> answer (k = {k}, fitted)",
-        "balanced accuracy",
-        balanced_accuracy([refuse(p) for p in test], guess),
-        0.5,
-        len(test),
-    )
+    return _at_most(train, test, path_steps, "parent / child steps in the question's relation words")
 
 
 def rag_graph(train: Sequence[Prompt], test: Sequence[Prompt]) -> Finding:
     """The retrieved articles' surface and mention graph (document_probes.graph_features) -> answer / refuse."""
-    fit = [graph_features(p) for p in train]
-    predicted = fit_predict(fit, [refuse(p) for p in train], [graph_features(p) for p in test])
-    return Finding(
+    return fitted_finding(
         "rag: retrieved articles' surface and mention graph -> answer / refuse",
-        "balanced accuracy",
-        balanced_accuracy([refuse(p) for p in test], predicted),
-        0.5,
-        len(test),
+        train,
+        test,
+        graph_features,
+        refuse,
         FEW_RAG,
     )
 

@@ -4,11 +4,12 @@ A sibling of a question asks the same of the same people but for its last relati
 starts, takes its hops up to the last, then another relation that ends as many generations above or below (mother
 and aunt, son and nephew, a friend's daughter and a friend's son), and asks who they are or the same attribute of
 them. So it has as many relation hops and the same generation offset as the question. Its last relation is drawn as
-questions.fill_template draws one: a (relation, person) pair of the relation bank, each as likely as its derivations
-from a person the hops before reach; here the chance of each relation is worked out exactly rather than drawn. Each
-sibling is solved on the universe (set to set, as the solver goes), so its answer is exact. The gold answer and a
-decoy are then the answers of two questions drawn alike about the same people, and only what the last relation's
-words mean tells them apart (docs/instances.md argues it).
+questions.fill_template draws one: a (relation, person) pair of the relation bank, each as likely as its derivations,
+from where the walk that took the hops before is likely to be; here the chance of each relation is worked out exactly
+rather than drawn, and a relation whose question would have no rows (a required set past max_evidence, as no
+question with rows has) has none. Each sibling is solved on the universe (set to set, as the solver goes), so its
+answer is exact. The gold answer and a decoy are then the answers of two questions drawn alike about the same people,
+and only what the last relation's words mean tells them apart (docs/instances.md argues it).
 """
 
 from __future__ import annotations
@@ -40,10 +41,9 @@ class Siblings:
     """The siblings of each question form of one universe, worked out once per form (its query)."""
 
     def __init__(self, kinship: Kinship, bank: Sequence[str], most: int | None = None) -> None:
+        """`most`: the most articles a question with rows may need (max_evidence); a sibling needing more is none."""
         self.kinship = kinship
-        self.most = (
-            most  # the most articles a question with rows may need (max_evidence): a sibling needing more is none
-        )
+        self.most = most
         self.universe = kinship.universe
         self.bank = tuple(bank)
         self.required = RequiredSets(kinship.universe)
@@ -138,8 +138,9 @@ class Siblings:
         for person in sorted(at):
             choices = self.kinship.choices(person, self.bank)
             total = sum(count for _, _, count in choices)
-            for other, _, count in ((y, r, c) for r, y, c in choices if r == rel):
-                out[other] = out.get(other, 0.0) + at[person] * count / total
+            for taken, other, count in choices:
+                if taken == rel:
+                    out[other] = out.get(other, 0.0) + at[person] * count / total
         scale = sum(out.values())
         return {person: mass / scale for person, mass in out.items()} if scale else {}
 

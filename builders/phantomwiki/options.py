@@ -302,15 +302,6 @@ def rank_weights(golds: Sequence[int], others: int) -> dict[int, list[float]]:
         odds = [o * max(0.0, t) / s if s > 0 else o for o, t, s in zip(odds, left, share)]
     out.update({g: odds[: g + 1] if sum(odds[: g + 1]) > 0 else [1.0] * (g + 1) for g in range(2, others + 1)})
     return out
-    total = sum(tally.values())
-    for _ in range(RANK_ROUNDS):
-        share = [0.0] * (others + 1)
-        for highest, count in tally.items():
-            scale = sum(odds[: highest + 1])
-            for r in range(highest + 1):
-                share[r] += count / total * odds[r] / scale
-        odds = [o / (s * (others + 1)) if s > 0 else o for o, s in zip(odds, share)]
-    return odds
 
 
 def count_weights(counts: Sequence[Sequence[str]]) -> dict[int, dict[int, float]]:

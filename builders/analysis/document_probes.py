@@ -2,7 +2,11 @@
 * missing person in the lists: a person the shown relation lines name from many articles, with no article of
   their own -> insufficient (threshold fitted on the training universe), where the look-up passes;
 * the document surface with the mention graph (people named without an article, how many articles name them,
-  the components of the graph of shown articles naming each other) -> label, a logistic regression;
+  the components of the graph of shown articles naming each other) -> label, a logistic regression, and the same
+  -> sufficient / insufficient on the rows of those two labels;
+* a "missing hub" profile: how many shown articles name each of the three people named most without an article of
+  their own, and how many are named by at least 2, 3 and 4 -> insufficient, a logistic regression, where the look-up
+  passes;
 * a nonexistent person: the person the question names and the documents lack has a namesake (the same given
   name, another surname) among the shown documents -> nonexistent_person.
 """
@@ -11,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .probing import Finding, balanced_accuracy, fit_predict, fit_threshold, mean, threshold_rule
+from .probing import Finding, balanced_accuracy, fit_predict, fit_threshold, fitted_finding, mean, threshold_rule
 from .prompt_view import Prompt, label, looks_up, named_in, per_prompt, refuse
 
 INSUFFICIENT = "insufficient"
@@ -110,6 +114,39 @@ def surface_graph(train: Sequence[Prompt], test: Sequence[Prompt]) -> list[Findi
             len(test),
         ),
     ]
+
+
+def sufficient_or_insufficient(train: Sequence[Prompt], test: Sequence[Prompt]) -> Finding:
+    """The surface and mention-graph features -> sufficient / insufficient, on the rows of those two labels (the
+    documents of an insufficient row lack one article its sufficient twin shows)."""
+    two = ("sufficient", INSUFFICIENT)
+    return fitted_finding(
+        "document surface and mention graph -> sufficient / insufficient",
+        [p for p in train if label(p) in two],
+        [p for p in test if label(p) in two],
+        graph_features,
+        label,
+    )
+
+
+@per_prompt
+def hub_profile(p: Prompt) -> list[float]:
+    """How many shown articles name each of the three people named most without an article of their own, how many
+    such people are named by at least 2, 3 and 4, and how many documents there are."""
+    degrees = sorted((len(t) for t in p.absent.values()), reverse=True)
+    top = [*degrees[:3], 0, 0, 0][:3]
+    return [*map(float, top), *(float(sum(d >= k for d in degrees)) for k in (2, 3, 4)), float(len(p.titles))]
+
+
+def missing_hub(train: Sequence[Prompt], test: Sequence[Prompt]) -> Finding:
+    """The "missing hub" profile (hub_profile) -> insufficient, a logistic regression, where the look-up passes."""
+    return fitted_finding(
+        "missing hub profile (people named most without an article) -> insufficient (look-up passes)",
+        [p for p in train if not looks_up(p)],
+        [p for p in test if not looks_up(p)],
+        hub_profile,
+        _insufficient,
+    )
 
 
 def namesake(p: Prompt) -> bool:

@@ -29,13 +29,17 @@ from itertools import combinations
 from math import log2
 from typing import Any
 
+from .mention_graph import FAR, attributes, distances, people_of
 from .probing import Finding, balanced_accuracy, logistic, mean
 from .prompt_view import NAME, UNANSWERABLE, Prompt, looks_up, named_in, per_prompt, refuse
 
 FEW = "(about 50 rows a universe: reported)"
 FEW_WHO = "(about 65 rows a universe: reported; held on every row that holds the answer)"
 FEW_SUFFICIENT = "(about 200 rows a universe, standard error 0.03: reported; held on every row that holds the answer)"
-FEW_SEVERAL = "(about 30 rows a universe: reported; held on every row that holds the answer)"
+FEW_SEVERAL = "(about 30 rows a universe: reported; held on every row that holds the answer, over ten)"
+FEW_NAMES = (  # the name rules on every row: about 50 questions a universe, most of whose rows show two answers
+    "(about 350 rows from about 50 questions a universe, most with two answers: reported; held over n500 s1-s10)"
+)
 FEW_DATES_SUFFICIENT = "(about 20 rows a universe: reported; held on every row that holds the answer, over ten)"
 FEW_DATES = (  # the date rules on every row: a question's rows share its gold and documents, so rows are not draws
     "(about 140 rows from about 18 questions a universe, too few to hold: reported; held over n500 s1-s10)"
@@ -120,11 +124,34 @@ def count_findings(test: Sequence[Prompt]) -> list[Finding]:
     return findings
 
 
+def count_rank(p: Prompt) -> int | None:
+    """Where the question's count ranks among the row's numbers (0 = the smallest), if an option holds it."""
+    i = _the_count(p)
+    return None if i is None else [v for v, _ in numbers(p)].index(int(p.options[i]))
+
+
+def rank_finding(train: Sequence[Prompt], test: Sequence[Prompt]) -> Finding:
+    """ "Pick the number at the rank the count takes most often" (the rank fitted on `train`), on every row whose
+    options hold the question's count, against chance among the numbers or the majority count where that is higher."""
+    fitted = Counter(r for p in train if (r := count_rank(p)) is not None)
+    rank = max(sorted(fitted), key=lambda r: fitted[r]) if fitted else 0
+    rows = [(p, i) for p in test if (i := _the_count(p)) is not None]
+    most = majority_count(rows)
+    hits = [float(len(numbers(p)) > rank and numbers(p)[rank][1] == i) for p, i in rows]
+    chance = mean([1 / len(numbers(p)) for p, _ in rows])
+    known = mean([float(int(p.options[i]) == most) for p, i in rows])
+    return Finding(
+        f"the number at the rank counts take most often (rank {rank}, fitted) -> the question's count",
+        "accuracy",
+        mean(hits),
+        max(chance, known),
+        len(rows),
+    )
+
+
 def rank_table(test: Sequence[Prompt]) -> str:
     """Where the question's count ranks among a row's numbers (0 = smallest): uniform when the window tells nothing."""
-    ranks = Counter(
-        [v for v, _ in numbers(p)].index(int(p.options[i])) for p in test if (i := _the_count(p)) is not None
-    )
+    ranks = Counter(r for p in test if (r := count_rank(p)) is not None)
     total = sum(ranks.values())
     head = "| rank of the question's count among the numbers (0 = smallest) | " + " | ".join(map(str, sorted(ranks)))
     row = f"| share of {total} rows | " + " | ".join(f"{ranks[r] / total:.2f}" for r in sorted(ranks))
@@ -299,12 +326,16 @@ def several_findings(test: Sequence[Prompt]) -> list[Finding]:
     """Rank rules over options of several names or dates (SEVERAL_PROBES): "the names listed together most", "the
     closest / widest / middle dates", the options sharing most or least with the others, the earliest, latest or most
     outlying dates; picked at random among ties, against chance among the options but "Unanswerable", on every row
-    whose options hold the question's answer (held for names; for dates apart, as a universe has too few questions
-    asking several dates: tests hold them over ten) and on the sufficient rows (apart)."""
+    whose options hold the question's answer (apart: a universe has too few questions asking several names or dates,
+    whose rows share their gold and documents; tests hold them over ten) and on the sufficient rows (apart)."""
     findings = []
     for measure, names in SEVERAL_PROBES:
         for which, apart, keep in (
-            ("the question's answer (rows whose options hold it)", "" if measure in NAMED else FEW_DATES, _every),
+            (
+                "the question's answer (rows whose options hold it)",
+                FEW_NAMES if measure in NAMED else FEW_DATES,
+                _every,
+            ),
             (
                 "the gold option (sufficient rows)",
                 FEW_SEVERAL if measure in NAMED else FEW_DATES_SUFFICIENT,
@@ -330,7 +361,8 @@ def several_findings(test: Sequence[Prompt]) -> list[Finding]:
 def _looks(p: Prompt, index: int) -> list[float]:
     """What option `index` looks like without reading: its length and names, how the documents show them (stated,
     with an article, by how many documents, named in relation lines, as one line's whole list), surnames shared with
-    the question's people and among themselves, position, its rank among the numbers."""
+    the question's people and among themselves, position, its rank among the numbers, how far its people sit from the
+    person the question names in the mention graph and when they were born against that person."""
     option = p.options[index]
     items = option.split(", ")
     surnames = [x.rsplit(" ", 1)[-1] for x in items]
@@ -338,6 +370,10 @@ def _looks(p: Prompt, index: int) -> list[float]:
     nums = numbers(p)
     rank = next((k for k, (_, i) in enumerate(nums) if i == index), 0)
     span = date_span(option)
+    people = people_of(p, index)
+    near, told = distances(p), attributes(p)
+    anchor = next((told.born[n] for n in reversed(asked) if n in told.born), None)
+    born = [told.born[x] for x in people if x in told.born]
     return [
         len(option) / 100,
         len(items),
@@ -358,6 +394,10 @@ def _looks(p: Prompt, index: int) -> list[float]:
         listed_together(p, option),
         float(span is not None),
         span or 0.0,
+        float(min((near.get(x, FAR) for x in people), default=FAR)),
+        mean([float(near.get(x, FAR)) for x in people]) if people else float(FAR),
+        float(bool(born) and anchor is not None),
+        mean([b - anchor for b in born]) / 10 if born and anchor is not None else 0.0,
     ]
 
 

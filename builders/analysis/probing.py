@@ -3,10 +3,11 @@ on one universe, and a logistic regression (scikit-learn, a test extra)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
+T = TypeVar("T")
 LOOK_UP = "(a look-up, apart)"
 UNHELD = "(unheld: not a defect)"
 
@@ -71,6 +72,21 @@ def fit_predict(train: Sequence[Sequence[float]], labels: Sequence[str], test: S
     model = logistic()
     model.fit(train, labels)
     return [str(p) for p in model.predict(test)]
+
+
+def fitted_finding(
+    probe: str,
+    train: Sequence[T],
+    test: Sequence[T],
+    features: Callable[[T], Sequence[float]],
+    to: Callable[[T], str],
+    apart: str = "",
+) -> Finding:
+    """A class-balanced logistic regression of the labels `to` gives on `features`, fitted on `train` and scored on
+    `test` by balanced accuracy, against chance among the labels there."""
+    gold = [to(p) for p in test]
+    predicted = fit_predict([features(p) for p in train], [to(p) for p in train], [features(p) for p in test])
+    return Finding(probe, "balanced accuracy", balanced_accuracy(gold, predicted), 1 / len(set(gold)), len(test), apart)
 
 
 def mean(values: Sequence[float]) -> float:

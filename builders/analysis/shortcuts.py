@@ -30,21 +30,29 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..phantomwiki.variants import read_premises
-from .document_probes import missing_in_lists, nonexistent_findings, surface_graph
+from .document_probes import (
+    missing_hub,
+    missing_in_lists,
+    nonexistent_findings,
+    sufficient_or_insufficient,
+    surface_graph,
+)
 from .grouping import grouping_findings
 from .option_probes import (
     FEW_SUFFICIENT,
     absent_option_findings,
     answer_option,
     count_findings,
+    rank_finding,
     rank_table,
     scorer_findings,
     several_findings,
     whole_list_findings,
 )
+from .option_views import nearest_findings
 from .probing import LOOK_UP, Finding, balanced_accuracy, logistic, mean
 from .prompt_view import UNANSWERABLE, Prompt, Row, label, looks_up, named_in, per_prompt, read_prompts, refuse
-from .rag_probes import closed_world_labels, hop_table, short_answers
+from .rag_probes import FEW_RAG, closed_world_labels, hop_table, rag_graph, short_answers, short_paths
 
 __all__ = ["Finding", "Universe", "audit", "balanced_accuracy", "refuse", "table", "tables"]
 
@@ -72,6 +80,11 @@ def surface(p: Prompt) -> list[float]:
     spread = (sum((x - mean(lengths)) ** 2 for x in lengths) / len(lengths)) ** 0.5 if lengths else 0.0
     names = {m for d in p.row["documents"] for m in re.findall(r"[A-Z][a-z]+ [A-Z][a-z]+", d["text"])}
     return [len(lengths), sum(lengths) / 1000, mean(lengths) / 100 if lengths else 0.0, spread / 100, len(names) / 10]
+
+
+def option_count(p: Prompt) -> list[float]:
+    """How many options a row has, and whether they are numbers (a count's rows have as many as they can)."""
+    return [float(len(p.options)), float(all(o.isdigit() for o in p.options if o != UNANSWERABLE))]
 
 
 def position(p: Prompt) -> list[float]:
@@ -188,10 +201,27 @@ def surface_findings(train: Sequence[Prompt], test: Sequence[Prompt]) -> list[Fi
             balanced_accuracy([refuse(p) for p in test], _fit_predict(train, test, surface, refuse)), 1 / 2, len(test),
         ),
         Finding(
+            "number of options -> label", "balanced accuracy (3 labels)",
+            balanced_accuracy([label(p) for p in test], _fit_predict(train, test, option_count, label)), 1 / 3,
+            len(test),
+        ),
+        Finding(
             "named person's article position -> label", "balanced accuracy (3 labels)",
             balanced_accuracy([label(p) for p in shown], _fit_predict(fit, shown, position, label)), 1 / 3, len(shown),
         ),
     ]  # fmt: skip
+
+
+def rag_text(train: Sequence[Prompt], test: Sequence[Prompt]) -> Finding:
+    """The question's words -> answer / refuse on the `rag` rows (whether top-k retrieval sufficed)."""
+    return Finding(
+        "rag: question text -> answer / refuse",
+        "balanced accuracy",
+        balanced_accuracy([refuse(p) for p in test], _text_predict(train, test, refuse)),
+        1 / 2,
+        len(test),
+        FEW_RAG,
+    )
 
 
 def look_up_findings(test: Sequence[Prompt]) -> list[Finding]:
@@ -211,15 +241,22 @@ def audit(train: Universe, test: Universe) -> list[Finding]:
     return [
         *question_findings(train.instances, test.instances),
         short_answers(train.rag, test.rag),
+        short_paths(train.rag, test.rag),
+        rag_text(train.rag, test.rag),
+        rag_graph(train.rag, test.rag),
         *surface_findings(train.instances, test.instances),
         *surface_graph(train.instances, test.instances),
+        sufficient_or_insufficient(train.instances, test.instances),
         missing_in_lists(train.instances, test.instances),
+        missing_hub(train.instances, test.instances),
         *_old_options(train.instances, test.instances),
         *scorer_findings(train.instances, test.instances),
         *absent_option_findings(test.instances),
         *whole_list_findings(test.instances),
         *several_findings(test.instances),
         *count_findings(test.instances),
+        rank_finding(train.instances, test.instances),
+        *nearest_findings(test.instances),
         *nonexistent_findings(test.instances),
         *look_up_findings(test.instances),
         *grouping_findings(test.instances),
@@ -228,7 +265,14 @@ def audit(train: Universe, test: Universe) -> list[Finding]:
 
 def tables(test: Universe) -> str:
     """The figures beside the audit: rag's labels by hop count, its closed-world rows, where counts rank."""
-    return "\n\n".join([hop_table(test.rag), closed_world_labels(test.rag), rank_table(test.instances)])
+    return "\n\n".join(
+        [
+            hop_table(test.rag),
+            hop_table(test.rag, steps=True),
+            closed_world_labels(test.rag),
+            rank_table(test.instances),
+        ]
+    )
 
 
 def table(findings: Sequence[Finding]) -> str:

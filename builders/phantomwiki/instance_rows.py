@@ -4,7 +4,8 @@ the fixed or ablation layout (or filled to a length: long_rows.py)."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from functools import partial
 
 from ..evidence import ABLATION_LEVELS
 from ..rng import below, shuffled, stream
@@ -18,6 +19,7 @@ from .stages import Generated
 from .variants import Form
 
 POOL_SLACK = 8  # distractor candidates beyond the most a row takes, so rows draw different ones
+DECOY_ROOM = 8  # articles a row may show to state its decoys (a question asking an attribute: the decoys' people)
 
 
 def question_instances(evidence: Evidence, question: Question) -> Iterator[dict]:
@@ -54,7 +56,15 @@ def question_instances(evidence: Evidence, question: Question) -> Iterator[dict]
         else:
             missing = held.get(index, [])
             shadow, distractors = fixed_documents(
-                evidence, plan, (rng, shadows), pool, (targets, missing), used, low, candidates
+                evidence,
+                plan,
+                (rng, shadows),
+                pool,
+                (targets, missing),
+                used,
+                low,
+                candidates,
+                (f"{key}/fixed", partial(_open, evidence, question, plan, pool), question.query),
             )
             levels = [("fixed", distractors)]
         shown = plan.shown + shadow
@@ -83,29 +93,47 @@ def fixed_documents(
     used: set[tuple[str, ...]],
     low: int,
     named: dict[tuple[str, ...], list[Named]] | None = None,
+    decoys: tuple[str, Callable[[list[str]], bool], Sequence[str]] = ("", lambda titles: True, ()),
 ) -> tuple[list[str], list[str]]:
     """(shadow, distractors) of a row of the fixed layout: a number of documents drawn in [low, instance_documents]
     (low: family_low), the row's shadow (an insufficient row's drawn once: missing_shadows; another row's to the
-    insufficient rows' `targets`: shadows.shadow_articles), the rest from the pool; drawn again while another row of
-    the question shows the same documents."""
+    insufficient rows' `targets`: shadows.shadow_articles) and the articles stating its decoys in place of distractors
+    (Evidence.decoy_articles; with the shadow in `shadow`: articles beyond the row's own), the rest from the pool; drawn
+    again while another row of the question shows the same documents (each time with a decoy article fewer, so that a
+    full row can draw a distractor instead). `decoys`: the key of the row's options, whether the row may show some
+    titles (_open) and the query its question was drawn as."""
     s = evidence.settings
     rng, shadows = streams
     targets, missing = shadowing
     high = max(s.instance_documents, low)
     shadow: list[str] = []
     distractors: list[str] = []
-    for _ in range(REDRAWS):
+    for attempt in range(REDRAWS):
         shadow = (
             missing
             if plan.missing
             else shadow_articles(evidence.corpus, shadows, plan.shown, targets, low - len(plan.shown), named=named)
         )
+        total = low + below(rng, high - low + 1)
+        room = min(DECOY_ROOM, max(0, total - len(plan.shown) - len(shadow) - attempt))  # in place of distractors
+        key, keeps_open, drawn = decoys
+        shadow = shadow + evidence.decoy_articles(
+            plan.case, key, plan.shown + shadow, room, keeps_open, plan.missing, drawn
+        )
         shown = plan.shown + shadow
-        wanted = min(max(0, low + below(rng, high - low + 1) - len(shown)), len(pool))
+        wanted = min(max(0, total - len(shown)), len(pool))
         distractors = [t for t in shuffled(rng, pool) if t not in shadow][:wanted]  # never a shadow twice
         if tuple(sorted(shown + distractors)) not in used:
             break
     return shadow, distractors
+
+
+def _open(evidence: Evidence, question: Question, plan: Plan, pool: Sequence[str], titles: list[str]) -> bool:
+    """Whether a row may show `titles`: never its missing article, and an insufficient row's articles with every pool
+    article still prove no answer (a proof only grows with articles, so no draw of distractors makes one)."""
+    if not plan.missing:
+        return True
+    return plan.missing not in titles and evidence.labels.proof(question, plan.case.form, [*titles, *pool]) is None
 
 
 def missing_shadows(

@@ -11,8 +11,10 @@ from ..rng import shuffled, stream
 from .config import Settings, universe_name
 from .instance_maker import Evidence
 from .questions import Question
+from .relations import relations
 from .required import starts_from_attribute
 from .row_plans import base_row, row_id
+from .solver import parse_literal
 from .stages import Generated
 from .variants import PLAIN, Form
 
@@ -78,7 +80,8 @@ def build_rag(
 
 def every_rag_row(evidence: Evidence, questions: Sequence[Question]) -> list[tuple[tuple[object, ...], dict]]:
     """(cell, row) of every `rag` row of `questions`: the cell is what the question's text shows of its length and
-    kind (its hops, Who / What / How many, premise wording, start), within which rag_balanced evens the labels."""
+    kind (its hops, the length of its relations' path, Who / What / How many, premise wording, start), within which
+    rag_balanced evens the labels."""
     cases = _rag_cases(evidence, questions)
     out: list[tuple[tuple[object, ...], dict]] = []
     hits = evidence.pool.index.retrieve([form.question for _, form, _, _ in cases], evidence.settings.retrieval_k)
@@ -97,15 +100,25 @@ def every_rag_row(evidence: Evidence, questions: Sequence[Question]) -> list[tup
         }
         hops = sum(token.startswith("<relation>") for token in question.template)  # every wording shows each hop
         kind = question.template[0]  # Who / What / How (many): what the text asks
-        out.append(((hops, kind, form.wording, starts_from_attribute(question.query)), row))
+        out.append(
+            ((hops, path_length(question.query), kind, form.wording, starts_from_attribute(question.query)), row)
+        )
     return out
 
 
+def path_length(query: Sequence[str]) -> int:
+    """How many people the question's relations move through, added up (mother 1, cousin 4; the counted relation of
+    a "How many" too): what retrieval must reach, which every wording of the question shows in its words."""
+    table = relations()
+    return sum(table[literal.predicate].moves for literal in map(parse_literal, query) if literal.kind != "attribute")
+
+
 def rag_balanced(evidence: Evidence, questions: Sequence[Question]) -> set[str]:
-    """The ids of the `rag` rows a balanced subset keeps: within each cell (hops, what it asks, premise wording),
-    as many rows to answer as rows to refuse, a seeded draw of the larger side, so that a question's length never tells
-    whether top-k retrieval sufficed (it suffices almost only for short questions); questions that start from an
-    attribute value only with attribute_questions=True, as in `instances`. Computed once over every question."""
+    """The ids of the `rag` rows a balanced subset keeps: within each cell (hops, the length of the relations' path,
+    what it asks, premise wording), as many rows to answer as rows to refuse, a seeded draw of the larger side, so that
+    a question's length never tells whether top-k retrieval sufficed (it suffices almost only for short questions, and
+    for short paths: "cousin" is one hop but four people away); questions that start from an attribute value only with
+    attribute_questions=True, as in `instances`. Computed once over every question."""
     if evidence.rag_kept is not None:
         return evidence.rag_kept
     s = evidence.settings

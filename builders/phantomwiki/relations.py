@@ -28,6 +28,17 @@ class Relation:
     plural: str
     steps: tuple[tuple[int, int], ...]
 
+    @property
+    def generations(self) -> int:
+        """How many generations above X its Y is (each step to a parent +1, to a child -1): mother and aunt 1, son
+        and nephew -1, sibling and friend 0."""
+        return sum((op == TO_PARENT) - (op == TO_CHILD) for op, _ in self.steps)
+
+    @property
+    def moves(self) -> int:
+        """How many people its path moves through (steps to a parent, child or friend): mother 1, cousin 4."""
+        return sum(op in (TO_PARENT, TO_CHILD, TO_FRIEND) for op, _ in self.steps)
+
 
 @dataclass(frozen=True)
 class Attribute:

@@ -115,7 +115,7 @@ def instance_row(
     s = evidence.settings
     form, case = plan.case.form, plan.case
     cited = [] if plan.answerable == "unanswerable" else [t for t in case.required if t != plan.missing]
-    given = evidence.options(case, titles, key)
+    given = evidence.options(case, titles, key, question.query)
     options = shuffled(stream(s.seed, "option order", key), given)
     gold = given[0] if plan.answerable == "sufficient" else UNANSWERABLE
     wanted = set(distractors)

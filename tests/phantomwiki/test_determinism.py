@@ -13,12 +13,13 @@ from leakproof_qa.builders.phantomwiki.rows import ROWS, generate
 
 # sha256 of every row of n50_s1 (all subsets). If generation changes on purpose, bump
 # builders.__version__ (the version names the data) and update this digest.
-N50_S1_DIGEST = "26371475c4e4c73b02b97486818f8593f5c69d9439ccc2ed2730abd009a5670b"
+N50_S1_DIGEST = "6fc85f651be0a182562c161b6529a372fee00a9f910a00fb9ae5e0152a4c51f5"
 # the same for n5000_s1 (0.9.0: labels a reader can check, options per row, shadows, balanced rag; then insufficient
 # rows' shadows, shadows.missing_shadow; 0.11.0: decoys as often one shown line's whole list as the gold; 0.12.0:
 # decoys listed together and dates spanning as the gold's, values as common; 0.13.0: date decoys by rank, era and
-# shared dates; 0.14.0: exact decoys not drawn from groups that cannot hold one; CHANGELOG.md)
-N5000_S1_DIGEST = "d068faa286a0a84a0f6e8f4b08b637b75f35fa38dbbaf59896aefa7a20a4a860"
+# shared dates; 0.14.0: exact decoys not drawn from groups that cannot hold one; issue 46: decoys the answers of sibling
+# questions, shown as the gold is, count ranks drawn, rag balanced by path length; CHANGELOG.md)
+N5000_S1_DIGEST = "a5b6fb75c5d66c6675f8670cd937899f4b885e58515173cd9b61a1abb8450649"
 
 
 def rows_digest(name: str) -> str:

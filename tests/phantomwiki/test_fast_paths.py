@@ -3,17 +3,15 @@ numbers drawn in the same order, the same calls (issue 35: faster, not one byte 
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
 import pytest
 
 from leakproof_qa.builders.phantomwiki.kinship import _facts
-from leakproof_qa.builders.phantomwiki.options import _grouped, _shaped, _surname
 from leakproof_qa.builders.phantomwiki.paths import StepReader, advance, walk
 from leakproof_qa.builders.phantomwiki.reading import TO_SIBLING, TO_SPOUSE, reader_paths
 from leakproof_qa.builders.phantomwiki.relations import IS_FEMALE, IS_MALE, TO_CHILD, TO_FRIEND, TO_PARENT, relations
-from leakproof_qa.builders.rng import below, sample, shuffled, stream
+from leakproof_qa.builders.rng import below, shuffled, stream
 from tests.phantomwiki.pw_universes import generated
 
 
@@ -85,39 +83,6 @@ def test_a_shuffle_is_the_fisher_yates_shuffle_drawn_with_below():
                 plain[i], plain[j] = plain[j], plain[i]
             assert shuffled(fast_rng, items) == plain
         assert fast_rng.random() == plain_rng.random()  # as many numbers drawn
-
-
-def plain_shaped(rng: random.Random, names: Sequence[str], shape: list[int]) -> list[str]:
-    """`_shaped`'s definition: for each count, a surname drawn among those not used yet holding that many names (in
-    sorted order), then that many of its names (a sorted sample)."""
-    by_surname: dict[str, list[str]] = {}
-    for name in sorted(set(names)):
-        by_surname.setdefault(_surname(name), []).append(name)
-    used: set[str] = set()
-    out: list[str] = []
-    for count in shape:
-        eligible = [(s, v) for s, v in sorted(by_surname.items()) if len(v) >= count and s not in used]
-        if not eligible:
-            return []
-        surname, held = eligible[below(rng, len(eligible))]
-        used.add(surname)
-        out += sample(rng, sorted(set(held)), count)  # the first `count` of a shuffle run from the front
-    return out
-
-
-def test_names_drawn_in_a_shape_are_those_of_the_plain_draw():
-    maker = random.Random(35)
-    surnames = ["Lee", "Ma", "Ng", "Oh", "Poe", "Qi", "Roe"]
-    for trial in range(400):
-        names = [f"{chr(65 + maker.randrange(20))}{maker.randrange(9)} {maker.choice(surnames)}" for _ in range(12)]
-        shape = [maker.randint(1, 3) for _ in range(maker.randint(1, 3))]  # any order, not only largest first
-        if trial % 2:
-            shape.sort(reverse=True)  # as _surname_shape gives them
-        fast_rng, plain_rng = stream(35, "shape", trial), stream(35, "shape", trial)
-        levels = _grouped(names)
-        for _ in range(5):
-            assert _shaped(fast_rng, names, shape, levels) == plain_shaped(plain_rng, names, shape), (names, shape)
-        assert fast_rng.random() == plain_rng.random()
 
 
 def test_a_derivations_facts_are_its_moves_and_gender_tests_in_step_order():

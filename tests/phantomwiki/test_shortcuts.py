@@ -13,6 +13,7 @@ from leakproof_qa.builders.analysis.document_probes import missing_in_lists, nam
 from leakproof_qa.builders.analysis.grouping import grouped_labels
 from leakproof_qa.builders.analysis.option_probes import (
     FEW_DATES,
+    FEW_NAMES,
     count_findings,
     numbers,
     several_findings,
@@ -31,23 +32,26 @@ PROBES = {  # every probe the tests hold, by the start of its name
     "question text -> answer / refuse",
     "wording rule",
     "rag: at most k hops in the question text -> answer",
+    "rag: at most k parent / child steps in the question's relation words -> answer",
     "document surface -> label",
     "document surface -> answer / refuse",
+    "number of options -> label",
     "named person's article position -> label",
     "document surface and mention graph -> label",
     "document surface and mention graph -> answer / refuse",
+    "document surface and mention graph -> sufficient / insufficient",
     "a person named by",
+    "missing hub profile",
     "options -> the question's answer",
     "a whole shown list -> the question's answer",
-    "names the shown lines list together most -> the question's answer",
-    "names sharing most with the other options -> the question's answer",
-    "names sharing least with the other options -> the question's answer",
     "option-feature scorer -> the question's answer",
     "an option holds a name or value no shown document states -> refuse",
     "sufficient rows with a wrong option no shown document states",
     "smallest positive number -> the question's count",
     "smallest number -> the question's count",
     "middle number -> the question's count",
+    "the number at the rank counts take most often",
+    "the option sitting closest to the named person (mention graph) -> the question's answer",
     "the unfound named person has a namesake",
 }
 
@@ -57,7 +61,14 @@ def universe(name: str) -> Universe:
     return Universe.of(instances(name), rag(name))
 
 
-NOT_YET: dict[str, float] = {}  # probes still above MARGIN, each held at the level it reached (none at 0.13.0)
+NOT_YET: dict[str, float] = {  # probes still above MARGIN somewhere, each held at the level it reached
+    # at n5000 (issue 46: +0.051 / +0.046, +0.032 / +0.056, +0.046 / +0.050; 0.14.0's rows +0.047 / +0.028,
+    # +0.058 / +0.032, +0.043 / +0.050 on the same probes): an insufficient row lacks the mentions its missing article
+    # made of people without an article, and its question is larger than most (more roles, more insufficient rows)
+    "document surface and mention graph -> label": 0.06,
+    "document surface and mention graph -> sufficient / insufficient": 0.065,
+    "missing hub profile": 0.06,
+}
 TEN_UNIVERSES = [f"n500_s{seed}" for seed in range(1, 11)]  # where the date rules are held: a universe asks about
 # 18 questions of several dates (about 140 rows, each question's rows sharing its gold and documents)
 
@@ -108,14 +119,16 @@ def test_at_n5000_no_probe_gets_more_than_the_margin_above_its_baseline(train, t
     assert not over, "\n" + table(over)
 
 
-def test_over_ten_universes_no_rule_over_the_dates_finds_the_answer():
-    """Closest, widest, middle, sharing most or least with the other options, earliest, latest, outlying: each near
-    chance among the options on every row whose options hold the question's answer (0.12.0: closest +0.075, sharing
-    least +0.063, earliest +0.095, outlying +0.116)."""
+def test_over_ten_universes_no_rule_over_several_dates_or_names_finds_the_answer():
+    """Closest, widest, middle, sharing most or least with the other options, earliest, latest, outlying dates; names
+    the shown lines list together most, sharing most or least: each near chance among the options on every row whose
+    options hold the question's answer (0.12.0: closest +0.075, sharing least +0.063, earliest +0.095, outlying +0.116;
+    the name rules were held per universe until issue 46, whose rows mostly show two answers, so a universe's 50 or so
+    questions move such a margin by about 0.07)."""
     pooled = [p for name in TEN_UNIVERSES for p in universe(name).instances]
-    dates = [f for f in several_findings(pooled) if f.apart == FEW_DATES]
-    assert len(dates) == 8 and all(f.rows > 1000 for f in dates)
-    over = [f for f in dates if f.margin > MARGIN]
+    several = [f for f in several_findings(pooled) if f.apart in (FEW_DATES, FEW_NAMES)]
+    assert len(several) == 11 and all(f.rows > 1000 for f in several)
+    over = [f for f in several if f.margin > MARGIN]
     assert not over, "\n" + table(over)
 
 

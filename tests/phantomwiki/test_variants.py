@@ -172,91 +172,24 @@ def test_every_option_list_holds_exactly_one_correct_option(name):
             if (o == UNANSWERABLE) == (row["answerable"] != "sufficient") and (o == UNANSWERABLE or sets[i] == gold)
         ]
         assert correct == [row["gold_answer_idx"]], row["instance_id"]
-        assert len(options) >= 3
+        assert len(options) >= 2  # the gold alone where its question's siblings allow no decoy (options.py)
 
 
-def test_decoys_have_the_gold_options_shape_and_come_from_the_shown_documents():
-    stated = []
+def test_decoys_are_sorted_as_gold_answers_are_and_stated_by_the_shown_documents():
+    """(The decoys' likeness to the gold, as their answers of sibling questions make it, is held over ten universes in
+    test_options.py and test_shortcuts.py.)"""
+    checked = 0
     for row in instances("n500_s1"):
         if row["answerable"] != "sufficient":
             continue
         gold = row["answer_options"][row["gold_answer_idx"]]
-        decoys = [o for o in row["answer_options"] if o not in (gold, UNANSWERABLE)]
         text = "\n".join(d["text"] for d in row["documents"])
-        for decoy in decoys:
+        for decoy in (o for o in row["answer_options"] if o not in (gold, UNANSWERABLE)):
             items = decoy.split(", ")
-            assert len(items) == len(gold.split(", ")), (decoy, gold)
             assert items == sorted(items, key=int if row["is_aggregation_question"] else str)
-            if not row["is_aggregation_question"]:
-                stated.append(all(item in text for item in items))
-    assert sum(stated) / len(stated) > 0.97
-
-
-def _line_lists(row) -> set[frozenset[str]]:
-    """The names each shown "The <relation> of <person> is/are <names>." line lists, as sets."""
-    found = set()
-    for document in row["documents"]:
-        for line in document["text"].splitlines():
-            if line.startswith("The ") and (" is " in line or " are " in line):
-                names = line.rstrip(".").split(" are " if " are " in line else " is ", 1)[1]
-                found.add(frozenset(names.split(", ")))
-    return found
-
-
-def test_decoys_are_one_shown_lines_whole_list_about_as_often_as_the_gold():
-    gold_whole, decoy_whole = [], []
-    for row in instances("n500_s1"):
-        options = row["answer_options"]
-        gold = options[row["gold_answer_idx"]]
-        if row["answerable"] != "sufficient" or not row["question"].startswith("Who"):
-            continue
-        lists = _line_lists(row)
-        gold_whole.append(frozenset(gold.split(", ")) in lists)
-        decoy_whole += [frozenset(o.split(", ")) in lists for o in options if o not in (gold, UNANSWERABLE)]
-    assert len(gold_whole) > 40
-    assert abs(sum(gold_whole) / len(gold_whole) - sum(decoy_whole) / len(decoy_whole)) < 0.08  # 0.10.0: 0.43 / 0.19
-
-
-def _pairs_listed_together(option: str, lists: set[frozenset[str]]) -> float:
-    names = option.split(", ")
-    pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
-    return sum(any(a in line and b in line for line in lists) for a, b in pairs) / len(pairs)
-
-
-def _gold_rank(values: dict[str, float], gold: str) -> float:
-    """Where the gold's value stands among the options' (0: lowest, 1: highest; ties share)."""
-    others = [v for o, v in values.items() if o != gold]
-    return (sum(v < values[gold] for v in others) + sum(v == values[gold] for v in others) / 2) / len(others)
-
-
-def test_decoys_of_several_names_are_listed_together_as_the_gold_is():
-    ranks = []
-    for name in ("n500_s1", "n500_s2"):
-        for row in instances(name):
-            options = [o for o in row["answer_options"] if o != UNANSWERABLE]
-            gold = row["answer_options"][row["gold_answer_idx"]]
-            if row["answerable"] != "sufficient" or not row["question"].startswith("Who") or gold.count(", ") < 2:
-                continue
-            lists = _line_lists(row)
-            ranks.append(_gold_rank({o: _pairs_listed_together(o, lists) for o in options}, gold))
-    assert len(ranks) > 40
-    assert abs(sum(ranks) / len(ranks) - 0.5) < 0.1  # 0.11.0: 0.76 (the gold's names were the most listed together)
-
-
-def _years(option: str) -> list[float]:
-    return [int(y) + (int(m) - 1) / 12 + (int(d) - 1) / 365 for y, m, d in (x.split("-") for x in option.split(", "))]
-
-
-def test_decoys_of_several_dates_span_about_as_many_years_as_the_gold():
-    ranks = []  # on every row whose options hold the question's answer: the gold option, or would be on a full row
-    for name in ("n500_s1", "n500_s2", "n500_s3"):
-        for row in instances(name):
-            options = [o for o in row["answer_options"] if o != UNANSWERABLE]
-            answer = ", ".join(sorted(row["question_answer"]))
-            if answer in options and answer.count(", ") and answer[:4].isdigit() and answer[4] == "-":
-                ranks.append(_gold_rank({o: max(_years(o)) - min(_years(o)) for o in options}, answer))
-    assert len(ranks) > 300
-    assert abs(sum(ranks) / len(ranks) - 0.5) < 0.06  # 0.11.0: the gold's dates were the closest together
+            assert row["is_aggregation_question"] or all(item in text for item in items), (decoy, row["instance_id"])
+            checked += 1
+    assert checked > 300
 
 
 def test_count_decoys_are_not_centred_on_the_gold_count():

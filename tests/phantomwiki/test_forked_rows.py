@@ -220,5 +220,10 @@ def _raise_unpicklable() -> None:
 
 
 def test_ctrl_c_is_left_to_the_parent_which_ends_its_children():
-    assert ForkedCall(signal.getsignal, signal.SIGINT).result() == signal.SIG_IGN
-    assert signal.getsignal(signal.SIGINT) != signal.SIG_IGN  # this process still stops on Ctrl-C
+    # Python's own Ctrl-C handler, whatever this run inherited (a background job starts with SIGINT ignored)
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        assert ForkedCall(signal.getsignal, signal.SIGINT).result() == signal.SIG_IGN
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # this process still stops on Ctrl-C
+    finally:
+        signal.signal(signal.SIGINT, before)

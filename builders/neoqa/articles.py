@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import datetime
 from functools import cache
+from itertools import compress
+from operator import not_
 from typing import Any
 
 from leakproof_qa.builders.neoqa.world import Entity, Fact, World, data, relations
@@ -88,14 +90,20 @@ def stated_items(rng: Any, facts: list[Fact], number: int, articles: int) -> lis
     return chosen or [pick(rng, facts)]
 
 
-def background_items(rng: Any, stated: list[Fact], earlier: list[Fact], about: dict[str, list[Fact]]) -> list[Fact]:
+def background_items(
+    rng: Any,
+    stated: list[Fact],
+    earlier: list[Fact],
+    naming: dict[str, frozenset[str]],
+    earlier_naming: list[frozenset[str]],
+) -> list[Fact]:
     """Up to two facts of earlier events an article recalls: facts about an entity its own facts name, where there
-    are some (as a reporter recalls what came before), else any earlier fact (`about`: the earlier facts naming each
-    entity, in order)."""
+    are some (as a reporter recalls what came before), else any earlier fact (`earlier`: in outline order;
+    `naming`: the ids of the entities each item names; `earlier_naming`: those of each earlier fact, in its order)."""
     if not earlier:
         return []
-    named = dict.fromkeys(entity.id for fact in stated for entity in fact.entities())
-    related = sorted({fact.item_id: fact for e in named for fact in about.get(e, ())}.values(), key=_order) or earlier
+    named = set().union(*(naming[fact.item_id] for fact in stated))
+    related = list(compress(earlier, map(not_, map(named.isdisjoint, earlier_naming)))) or earlier
     chosen: list[Fact] = []
     for chance in BACKGROUND:
         if rng.random() < chance:
@@ -103,10 +111,6 @@ def background_items(rng: Any, stated: list[Fact], earlier: list[Fact], about: d
             if fact not in chosen:
                 chosen.append(fact)
     return chosen
-
-
-def _order(fact: Fact) -> tuple[int, int]:
-    return fact.event, fact.pos
 
 
 def _filler(rng: Any, outlet: dict[str, Any], world: World, used_lines: set[str]) -> str:
@@ -178,21 +182,21 @@ def news_records(world: World, seed: int, articles: int) -> list[dict[str, Any]]
     outlets = data("templates")["outlets"]
     records = []
     written: dict[tuple[str, int, int], str] = {}
+    naming = {fact.item_id: frozenset(e.id for e in fact.entities()) for fact in world.facts}
+    earlier: list[Fact] = []  # the facts of the events before, in outline order
     for event, day in enumerate(world.dates):
         rng = stream(seed, "neoqa", "articles", world.index, event)
         facts = world.event_facts(event)
-        earlier = [fact for before in range(event) for fact in world.event_facts(before)]
-        about: dict[str, list[Fact]] = {}
-        for fact in earlier:
-            for entity in dict.fromkeys(e.id for e in fact.entities()):
-                about.setdefault(entity, []).append(fact)
+        if event:
+            earlier = earlier + world.event_facts(event - 1)
+        earlier_naming = [naming[fact.item_id] for fact in earlier]
         count = event_articles(rng, articles)
         event_id, date = f"{world.timeline_id}:E{event}", day.isoformat()  # the same for the event's articles
         prefix = article_id_prefix(world, event)
         for number in range(count):
             outlet = outlets[number % len(outlets)]
             stated = stated_items(rng, facts, number, count)
-            background = background_items(rng, stated, earlier, about)
+            background = background_items(rng, stated, earlier, naming, earlier_naming)
             headline = pick(rng, outlet["headlines"]).format(name=pick(rng, stated).subject.marked())
             records.append(
                 {

@@ -199,13 +199,15 @@ def draw_cast(rng: Any, genre: dict[str, Any]) -> dict[str, list[Entity]]:
 # ------------------------------------------------------------------ values
 
 
-def _nice(low: int, high: int) -> list[int]:
-    """The E24 values times powers of ten within [low, high] (whole numbers)."""
+@cache
+def _nice(low: int, high: int) -> tuple[int, ...]:
+    """The E24 values times powers of ten within [low, high] (whole numbers; kept: every amount and count of a
+    timeline draws from a few ranges)."""
     values, scale = [], 1
     while scale <= max(high, 1):
         values += [m * scale for m in MANTISSAS if low <= m * scale <= high]
         scale *= 10
-    return sorted(set(values)) or [max(low, 1)]
+    return tuple(sorted(set(values)) or [max(low, 1)])
 
 
 def money_text(cents: int) -> str:

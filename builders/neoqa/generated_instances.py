@@ -110,19 +110,14 @@ class GeneratedInstanceBuilder(InstanceBuilder):
         asked = self._question_entities(question) & self.named[removed]
         facts = self.siblings.facts
         wanted = {facts[item].relation for item in missing if item in facts}
-        best: tuple[int, ...] | None = None
-        chosen: list[str] = []
         excluded = set(taken).union(*(self._mentioning[item] for item in missing))
         excluded.add(removed)
         named, event_of = self.named, self.event_of
-        for article in self.past_ids(question)[0]:  # the first two criteria, cheap, over every past article
-            if article in excluded:
-                continue
-            like = (len(asked & named[article]), -abs(event_of[article] - event))
-            if best is None or like > best:
-                best, chosen = like, [article]
-            elif like == best:
-                chosen.append(article)
+        candidates = [article for article in self.past_ids(question)[0] if article not in excluded]
+        # the first two criteria, cheap, over every past article
+        likes = [(len(asked & named[article]), -abs(event_of[article] - event)) for article in candidates]
+        best = max(likes, default=None)
+        chosen = [article for article, like in zip(candidates, likes) if like == best]
         if len(chosen) > 1:  # the others, over the best of those
             days = {facts[item].day for item in missing if item in facts}
             likeness = [

@@ -155,7 +155,8 @@ class Siblings:
         values = [f[2] for f in like if f[1] in linked]
         if len(set(values)) >= ENOUGH:
             return values
-        values = [f[2] for f in like if f[1] in self._neighbours(linked, stated)]
+        near = self._neighbours(linked, stated) if like else set()
+        values = [f[2] for f in like if f[1] in near]
         return values if len(set(values)) > 2 else [f[2] for f in like]
 
     def time_span(self, asked: Asked, stated: Collection[str]) -> list[str]:

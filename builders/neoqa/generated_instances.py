@@ -150,13 +150,19 @@ class GeneratedInstanceBuilder(InstanceBuilder):
             return frozenset(e.id for fact in facts for e in fact.entities() if e is not fact.place)
         return frozenset({facts[0].subject.id})
 
-    def _left_out(self, events: Sequence[int], pool: list[str], rng: Any) -> list[str]:
-        """Articles of `pool` (mentioning no required item) to leave out, one per event of `events`: of that event
-        where there is one, else of the nearest event that has one."""
-        free: dict[int, list[str]] = defaultdict(list)  # event -> its articles in the pool, in pool order
+    def _by_event(self, pool: list[str]) -> dict[int, list[str]]:
+        """Event -> its articles in `pool`, in pool order (the events in order of first appearance)."""
+        grouped: dict[int, list[str]] = defaultdict(list)
         event_of = self.event_of
         for article in pool:
-            free[event_of[article]].append(article)
+            grouped[event_of[article]].append(article)
+        return dict(grouped)
+
+    def _left_out(self, events: Sequence[int], pool: list[str], grouped: dict[int, list[str]], rng: Any) -> list[str]:
+        """Articles of `pool` (mentioning no required item) to leave out, one per event of `events`: of that event
+        where there is one, else of the nearest event that has one (`grouped`: _by_event(pool), made once a pool)."""
+        free = {event: list(articles) for event, articles in grouped.items()}  # taken from as articles are left out
+        event_of = self.event_of
         left: list[str] = []
         for event in events:
             if not free:
@@ -253,15 +259,16 @@ class GeneratedInstanceBuilder(InstanceBuilder):
             profile = [self.articles[a].created_at for a in most]
             mentioning = set().union(*(self._mentioning[item] for item in required))
             pool = [a for a in shown if a not in mentioning]
+            grouped = self._by_event(pool)
             rng = stream(self.seed, "neoqa", "left-out", family.family_id)
-            left = set(self._left_out(profile, pool, rng))
+            left = set(self._left_out(profile, pool, grouped, rng))
             documents = [a for a in shown if a not in left]
             plans: list[Plan] = [(question, SUFFICIENT, documents, {})]
             for removed, missing in removals.items():
                 events = Counter(profile)  # the events the sufficient row misses articles of, less those removed here
                 events.subtract(self.articles[a].created_at for a in removed)
                 wanted = (sorted(events.elements()) + profile)[: len(most) - len(removed)]
-                out = set(removed) | set(self._left_out(wanted, pool, rng))
+                out = set(removed) | set(self._left_out(wanted, pool, grouped, rng))
                 plans.append(
                     (
                         question,

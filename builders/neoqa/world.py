@@ -276,7 +276,8 @@ def _one_of(rng: Any, world: World, kind: str, focus: list[Entity], other_than: 
     near = [e for e in focus if e.kind == kind and e is not other_than]
     if near and rng.random() < IN_FOCUS:
         return pick(rng, near)
-    return pick(rng, [e for e in world.cast[kind] if e is not other_than])
+    cast = world.cast[kind]
+    return pick(rng, [e for e in cast if e is not other_than] if other_than in cast else cast)
 
 
 def _fact(rng: Any, world: World, event: int, pos: int, seen: set[tuple[str, str, str | int]]) -> Fact:

@@ -154,6 +154,15 @@ def _filler(rng: Any, outlet: dict[str, Any], world: World, used_lines: set[str]
 _FILLER_KINDS = [kind for kind, weight in FILLERS for _ in range(weight)]
 
 
+def _written(fact: Fact, wording: int, date_style: int, written: dict[tuple[str, int, int], str]) -> str:
+    """sentence(fact, wording, date_style), kept in `written` by item, wording and date format."""
+    key = (fact.item_id, wording, date_style)
+    line = written.get(key)
+    if line is None:
+        line = written[key] = sentence(fact, wording, date_style)
+    return line
+
+
 def _paragraphs(
     rng: Any,
     outlet: dict[str, Any],
@@ -169,17 +178,9 @@ def _paragraphs(
     draw = rng.random
     lines = []
     for fact in facts:
-        key = (
-            fact.item_id,
-            _below(draw, len(catalog[fact.relation]["sentences"])),
-            _below(draw, 2),
-        )  # wording, then date format: the order of draws
-        line = written.get(key)
-        if line is None:
-            line = written[key] = sentence(fact, key[1], key[2])
-        lines.append(line)
+        lines.append(_written(fact, _below(draw, len(catalog[fact.relation]["sentences"])), _below(draw, 2), written))
     for fact in background:
-        line = sentence(fact, _below(draw, len(catalog[fact.relation]["sentences"])), _below(draw, 2))
+        line = _written(fact, _below(draw, len(catalog[fact.relation]["sentences"])), _below(draw, 2), written)
         lines.insert(1 + _below(draw, len(lines)), recalled(_one(draw, data("templates")["background"]), line))
     low, high = data("templates")["article_lines"]
     used_lines: set[str] = set()

@@ -83,9 +83,9 @@ class GeneratedInstanceBuilder(InstanceBuilder):
             event=max(bridge.event, answer.event),
         )
 
-    def _stated(self, documents: Iterable[str]) -> set[str]:
+    def _stated(self, documents: Iterable[str]) -> frozenset[str]:
         """The items these articles state."""
-        return set().union(*map(self.used.__getitem__, documents))
+        return frozenset().union(*map(self.used.__getitem__, documents))
 
     def replacement(
         self,

@@ -11,8 +11,11 @@ are exactly its `used_items`, by construction, and builders/neoqa/textcheck.py c
 from __future__ import annotations
 
 import datetime
+from collections.abc import Callable, Sequence
 from functools import cache
-from typing import Any
+from itertools import compress
+from operator import not_
+from typing import Any, TypeVar
 
 from leakproof_qa.builders.neoqa.world import Entity, Fact, World, data, relations
 from leakproof_qa.builders.rng import below, pick, stream
@@ -21,6 +24,8 @@ MORE_ITEMS = 0.22
 """Chance that an article also states an item beyond the ones it covers by turn (most items are in several)."""
 BACKGROUND = (0.55, 0.2)
 """Chances that an article of a later event recalls a first and a second earlier fact as background."""
+T = TypeVar("T")
+
 FILLERS = (("reaction", 9), ("view", 5), ("line", 3))
 """The kinds of fact-free sentence an article's prose is made of, and how often each is drawn."""
 
@@ -88,14 +93,20 @@ def stated_items(rng: Any, facts: list[Fact], number: int, articles: int) -> lis
     return chosen or [pick(rng, facts)]
 
 
-def background_items(rng: Any, stated: list[Fact], earlier: list[Fact], about: dict[str, list[Fact]]) -> list[Fact]:
+def background_items(
+    rng: Any,
+    stated: list[Fact],
+    earlier: list[Fact],
+    naming: dict[str, frozenset[str]],
+    earlier_naming: list[frozenset[str]],
+) -> list[Fact]:
     """Up to two facts of earlier events an article recalls: facts about an entity its own facts name, where there
-    are some (as a reporter recalls what came before), else any earlier fact (`about`: the earlier facts naming each
-    entity, in order)."""
+    are some (as a reporter recalls what came before), else any earlier fact (`earlier`: in outline order;
+    `naming`: the ids of the entities each item names; `earlier_naming`: those of each earlier fact, in its order)."""
     if not earlier:
         return []
-    named = dict.fromkeys(entity.id for fact in stated for entity in fact.entities())
-    related = sorted({fact.item_id: fact for e in named for fact in about.get(e, ())}.values(), key=_order) or earlier
+    named = set().union(*(naming[fact.item_id] for fact in stated))
+    related = list(compress(earlier, map(not_, map(named.isdisjoint, earlier_naming)))) or earlier
     chosen: list[Fact] = []
     for chance in BACKGROUND:
         if rng.random() < chance:
@@ -105,32 +116,51 @@ def background_items(rng: Any, stated: list[Fact], earlier: list[Fact], about: d
     return chosen
 
 
-def _order(fact: Fact) -> tuple[int, int]:
-    return fact.event, fact.pos
+def _below(draw: Callable[[], float], n: int) -> int:
+    """below(rng, n) given rng.random: the same draw and number (an article's prose is most of the draws)."""
+    value = int(draw() * n)
+    return value if value < n else n - 1
+
+
+def _one(draw: Callable[[], float], items: Sequence[T]) -> T:
+    """pick(rng, items) given rng.random: the same draw and item, one call fewer."""
+    n = len(items)
+    value = int(draw() * n)
+    return items[value if value < n else n - 1]
 
 
 def _filler(rng: Any, outlet: dict[str, Any], world: World, used_lines: set[str]) -> str:
     """One fact-free sentence in the outlet's voice: a reaction, a view or one of its own lines."""
     prose = data("templates")["prose"]
-    kind = _FILLER_KINDS[below(rng, len(_FILLER_KINDS))]
+    draw = rng.random
+    kind = _one(draw, _FILLER_KINDS)
     if kind == "reaction":
-        near = pick(rng, prose["near"])
+        near = _one(draw, prose["near"])
         return prose["reaction"].format(
-            group=pick(rng, prose["groups"]),
-            near=near.format(place=pick(rng, world.cast["location"]).name) if near else "",
-            said=pick(rng, prose["said"]),
-            feeling=pick(rng, outlet["feelings"]),
-            when=pick(rng, prose["when"]),
+            group=_one(draw, prose["groups"]),
+            near=near.format(place=_one(draw, world.cast["location"]).name) if near else "",
+            said=_one(draw, prose["said"]),
+            feeling=_one(draw, outlet["feelings"]),
+            when=_one(draw, prose["when"]),
         )
     if kind == "view":
-        return prose["view"].format(analyst=pick(rng, prose["analysts"]), view=pick(rng, outlet["views"]))
+        return prose["view"].format(analyst=_one(draw, prose["analysts"]), view=_one(draw, outlet["views"]))
     fresh = [line for line in outlet["lines"] if line not in used_lines]
-    line = pick(rng, fresh or outlet["lines"])
+    line = _one(draw, fresh or outlet["lines"])
     used_lines.add(line)
     return line
 
 
 _FILLER_KINDS = [kind for kind, weight in FILLERS for _ in range(weight)]
+
+
+def _written(fact: Fact, wording: int, date_style: int, written: dict[tuple[str, int, int], str]) -> str:
+    """sentence(fact, wording, date_style), kept in `written` by item, wording and date format."""
+    key = (fact.item_id, wording, date_style)
+    line = written.get(key)
+    if line is None:
+        line = written[key] = sentence(fact, wording, date_style)
+    return line
 
 
 def _paragraphs(
@@ -145,31 +175,24 @@ def _paragraphs(
     timeline's sentences by item, wording and date format, kept as made: its articles state each item several
     times)."""
     catalog = relations()
+    draw = rng.random
     lines = []
     for fact in facts:
-        key = (
-            fact.item_id,
-            below(rng, len(catalog[fact.relation]["sentences"])),
-            below(rng, 2),
-        )  # wording, then date format: the order of draws
-        line = written.get(key)
-        if line is None:
-            line = written[key] = sentence(fact, key[1], key[2])
-        lines.append(line)
+        lines.append(_written(fact, _below(draw, len(catalog[fact.relation]["sentences"])), _below(draw, 2), written))
     for fact in background:
-        line = sentence(fact, below(rng, len(catalog[fact.relation]["sentences"])), below(rng, 2))
-        lines.insert(1 + below(rng, len(lines)), recalled(pick(rng, data("templates")["background"]), line))
+        line = _written(fact, _below(draw, len(catalog[fact.relation]["sentences"])), _below(draw, 2), written)
+        lines.insert(1 + _below(draw, len(lines)), recalled(_one(draw, data("templates")["background"]), line))
     low, high = data("templates")["article_lines"]
     used_lines: set[str] = set()
-    for _ in range(max(3, low + below(rng, high - low + 1) - 2 - len(lines))):
-        lines.insert(1 + below(rng, len(lines)), _filler(rng, outlet, world, used_lines))
-    paragraphs = [pick(rng, outlet["openings"]) + " " + lines[0]]
+    for _ in range(max(3, low + _below(draw, high - low + 1) - 2 - len(lines))):
+        lines.insert(1 + _below(draw, len(lines)), _filler(rng, outlet, world, used_lines))
+    paragraphs = [_one(draw, outlet["openings"]) + " " + lines[0]]
     start = 1
     while start < len(lines):
-        end = start + 1 + below(rng, 3)
+        end = start + 1 + _below(draw, 3)
         paragraphs.append(" ".join(lines[start:end]))
         start = end
-    paragraphs.append(pick(rng, outlet["closings"]))
+    paragraphs.append(_one(draw, outlet["closings"]))
     return paragraphs
 
 
@@ -178,21 +201,21 @@ def news_records(world: World, seed: int, articles: int) -> list[dict[str, Any]]
     outlets = data("templates")["outlets"]
     records = []
     written: dict[tuple[str, int, int], str] = {}
+    naming = {fact.item_id: frozenset(e.id for e in fact.entities()) for fact in world.facts}
+    earlier: list[Fact] = []  # the facts of the events before, in outline order
     for event, day in enumerate(world.dates):
         rng = stream(seed, "neoqa", "articles", world.index, event)
         facts = world.event_facts(event)
-        earlier = [fact for before in range(event) for fact in world.event_facts(before)]
-        about: dict[str, list[Fact]] = {}
-        for fact in earlier:
-            for entity in dict.fromkeys(e.id for e in fact.entities()):
-                about.setdefault(entity, []).append(fact)
+        if event:
+            earlier = earlier + world.event_facts(event - 1)
+        earlier_naming = [naming[fact.item_id] for fact in earlier]
         count = event_articles(rng, articles)
         event_id, date = f"{world.timeline_id}:E{event}", day.isoformat()  # the same for the event's articles
         prefix = article_id_prefix(world, event)
         for number in range(count):
             outlet = outlets[number % len(outlets)]
             stated = stated_items(rng, facts, number, count)
-            background = background_items(rng, stated, earlier, about)
+            background = background_items(rng, stated, earlier, naming, earlier_naming)
             headline = pick(rng, outlet["headlines"]).format(name=pick(rng, stated).subject.marked())
             records.append(
                 {

@@ -54,6 +54,8 @@ class GeneratedInstanceBuilder(InstanceBuilder):
         self.event_articles: dict[int, list[str]] = defaultdict(list)  # event -> its articles, in canonical order
         for article in sorted(self.articles.values(), key=lambda a: (a.date, a.created_at, a.article_id)):
             self.event_articles[article.created_at].append(article.article_id)
+        self.event_of = {article.article_id: article.created_at for article in self.articles.values()}
+        self._stated_facts_of: dict[str, tuple[frozenset[Any], frozenset[str]]] = {}
         named = self.siblings.named
         self.named = {
             article: frozenset(e for item in items if item in named for e in named[item])
@@ -81,12 +83,9 @@ class GeneratedInstanceBuilder(InstanceBuilder):
             event=max(bridge.event, answer.event),
         )
 
-    def _stated(self, documents: Iterable[str]) -> set[str]:
+    def _stated(self, documents: Iterable[str]) -> frozenset[str]:
         """The items these articles state."""
-        return {item for article in documents for item in self.used[article]}
-
-    def _mentions_any(self, article: str, items: Iterable[str]) -> bool:
-        return any(article in self._mentioning[item] for item in items)
+        return frozenset().union(*map(self.used.__getitem__, documents))
 
     def replacement(
         self,
@@ -111,31 +110,38 @@ class GeneratedInstanceBuilder(InstanceBuilder):
         asked = self._question_entities(question) & self.named[removed]
         facts = self.siblings.facts
         wanted = {facts[item].relation for item in missing if item in facts}
-        best: tuple[int, ...] | None = None
-        chosen: list[str] = []
         excluded = set(taken).union(*(self._mentioning[item] for item in missing))
         excluded.add(removed)
-        for article in self.past_ids(question)[0]:  # the first two criteria, cheap, over every past article
-            if article in excluded:
-                continue
-            like = (len(asked & self.named[article]), -abs(self.articles[article].created_at - event))
-            if best is None or like > best:
-                best, chosen = like, [article]
-            elif like == best:
-                chosen.append(article)
+        named, event_of = self.named, self.event_of
+        candidates = [article for article in self.past_ids(question)[0] if article not in excluded]
+        # the first two criteria, cheap, over every past article
+        likes = [(len(asked & named[article]), -abs(event_of[article] - event)) for article in candidates]
+        best = max(likes, default=None)
+        chosen = [article for article, like in zip(candidates, likes) if like == best]
         if len(chosen) > 1:  # the others, over the best of those
             days = {facts[item].day for item in missing if item in facts}
             likeness = [
                 (
-                    len(days & {facts[i].day for i in self.used[article] if i in facts}),
-                    len(self.named[article] & self.named[removed]),
-                    len(wanted & {facts[i].relation for i in self.used[article] if i in facts}),
+                    len(days & self._stated_facts(article)[0]),
+                    len(named[article] & named[removed]),
+                    len(wanted & self._stated_facts(article)[1]),
                 )
                 for article in chosen
             ]
             most = max(likeness)
             chosen = [article for article, like in zip(chosen, likeness) if like == most]
         return pick(rng, chosen) if chosen else None
+
+    def _stated_facts(self, article: str) -> tuple[frozenset[Any], frozenset[str]]:
+        """The days and the relations of the facts an article states (kept: replacements compare them again)."""
+        kept = self._stated_facts_of.get(article)
+        if kept is None:
+            facts = [self.siblings.facts[i] for i in self.used[article] if i in self.siblings.facts]
+            kept = self._stated_facts_of[article] = (
+                frozenset(fact.day for fact in facts),
+                frozenset(fact.relation for fact in facts),
+            )
+        return kept
 
     def _question_entities(self, question: Mapping[str, Any]) -> frozenset[str]:
         """The entities a question's text names: the bridge's subject, or both facts' entities of a time span."""
@@ -144,22 +150,29 @@ class GeneratedInstanceBuilder(InstanceBuilder):
             return frozenset(e.id for fact in facts for e in fact.entities() if e is not fact.place)
         return frozenset({facts[0].subject.id})
 
-    def _left_out(self, events: Sequence[int], pool: list[str], rng: Any) -> list[str]:
-        """Articles of `pool` (mentioning no required item) to leave out, one per event of `events`: of that event
-        where there is one, else of the nearest event that has one."""
-        free: dict[int, list[str]] = defaultdict(list)  # event -> its articles in the pool, in pool order
+    def _by_event(self, pool: list[str]) -> dict[int, list[str]]:
+        """Event -> its articles in `pool`, in pool order (the events in order of first appearance)."""
+        grouped: dict[int, list[str]] = defaultdict(list)
+        event_of = self.event_of
         for article in pool:
-            free[self.articles[article].created_at].append(article)
+            grouped[event_of[article]].append(article)
+        return dict(grouped)
+
+    def _left_out(self, events: Sequence[int], pool: list[str], grouped: dict[int, list[str]], rng: Any) -> list[str]:
+        """Articles of `pool` (mentioning no required item) to leave out, one per event of `events`: of that event
+        where there is one, else of the nearest event that has one (`grouped`: _by_event(pool), made once a pool)."""
+        free = {event: list(articles) for event, articles in grouped.items()}  # taken from as articles are left out
+        event_of = self.event_of
         left: list[str] = []
         for event in events:
             if not free:
                 break
             nearest = min(abs(e - event) for e in free)
-            choices = [a for e in sorted(free) if abs(e - event) == nearest for a in free[e]]
-            choice = pick(rng, [a for a in pool if a in set(choices)])
-            free[self.articles[choice].created_at].remove(choice)
-            if not free[self.articles[choice].created_at]:
-                del free[self.articles[choice].created_at]
+            choices = {a for e in free if abs(e - event) == nearest for a in free[e]}
+            choice = pick(rng, [a for a in pool if a in choices])
+            free[event_of[choice]].remove(choice)
+            if not free[event_of[choice]]:
+                del free[event_of[choice]]
             left.append(choice)
         return left
 
@@ -244,16 +257,18 @@ class GeneratedInstanceBuilder(InstanceBuilder):
                     removals[removed] = [i for i in required if mentioned[i] <= set(removed)]
             most = max(removals, key=len) if removals else ()
             profile = [self.articles[a].created_at for a in most]
-            pool = [a for a in shown if not self._mentions_any(a, required)]
+            mentioning = set().union(*(self._mentioning[item] for item in required))
+            pool = [a for a in shown if a not in mentioning]
+            grouped = self._by_event(pool)
             rng = stream(self.seed, "neoqa", "left-out", family.family_id)
-            left = set(self._left_out(profile, pool, rng))
+            left = set(self._left_out(profile, pool, grouped, rng))
             documents = [a for a in shown if a not in left]
             plans: list[Plan] = [(question, SUFFICIENT, documents, {})]
             for removed, missing in removals.items():
                 events = Counter(profile)  # the events the sufficient row misses articles of, less those removed here
                 events.subtract(self.articles[a].created_at for a in removed)
                 wanted = (sorted(events.elements()) + profile)[: len(most) - len(removed)]
-                out = set(removed) | set(self._left_out(wanted, pool, rng))
+                out = set(removed) | set(self._left_out(wanted, pool, grouped, rng))
                 plans.append(
                     (
                         question,

@@ -85,6 +85,7 @@ class Siblings:
             for entity in entities:
                 self.naming[entity].append(item)
         self._like: dict[str, list[tuple[str, str, str, int, str]]] = {}
+        self._values: dict[tuple[Asked, frozenset[str]], list[str]] = {}
         self.questions: dict[str, list[tuple[int, str, str]]] = defaultdict(list)  # entity kind -> (question event,
         # answer item, answer) of every question the timeline could ask with such an answer
         for hop in unique_candidates(world):
@@ -155,7 +156,8 @@ class Siblings:
         values = [f[2] for f in like if f[1] in linked]
         if len(set(values)) >= ENOUGH:
             return values
-        values = [f[2] for f in like if f[1] in self._neighbours(linked, stated)]
+        near = self._neighbours(linked, stated) if like else set()
+        values = [f[2] for f in like if f[1] in near]
         return values if len(set(values)) > 2 else [f[2] for f in like]
 
     def time_span(self, asked: Asked, stated: Collection[str]) -> list[str]:
@@ -176,8 +178,16 @@ class Siblings:
         return [days_text(n) for n in spans]
 
     def values(self, asked: Asked, stated: Collection[str]) -> list[str]:
-        """The sibling answers a row stating `stated` (item ids) offers, the gold among them when within reach."""
-        return self.multi_hop(asked, stated) if asked.kind == "multi-hop" else self.time_span(asked, stated)
+        """The sibling answers a row stating `stated` (item ids) offers, the gold among them when within reach (kept
+        per question and stated items: a third of the rows of a timeline's sets state what another row states; the
+        list is shared, not to be changed by the caller)."""
+        key = (asked, frozenset(stated))
+        made = self._values.get(key)
+        if made is None:
+            made = self._values[key] = (
+                self.multi_hop(asked, stated) if asked.kind == "multi-hop" else self.time_span(asked, stated)
+            )
+        return made
 
 
 def siblings_of(world: World) -> Siblings:

@@ -199,13 +199,15 @@ def draw_cast(rng: Any, genre: dict[str, Any]) -> dict[str, list[Entity]]:
 # ------------------------------------------------------------------ values
 
 
-def _nice(low: int, high: int) -> list[int]:
-    """The E24 values times powers of ten within [low, high] (whole numbers)."""
+@cache
+def _nice(low: int, high: int) -> tuple[int, ...]:
+    """The E24 values times powers of ten within [low, high] (whole numbers; kept: every amount and count of a
+    timeline draws from a few ranges)."""
     values, scale = [], 1
     while scale <= max(high, 1):
         values += [m * scale for m in MANTISSAS if low <= m * scale <= high]
         scale *= 10
-    return sorted(set(values)) or [max(low, 1)]
+    return tuple(sorted(set(values)) or [max(low, 1)])
 
 
 def money_text(cents: int) -> str:
@@ -274,7 +276,8 @@ def _one_of(rng: Any, world: World, kind: str, focus: list[Entity], other_than: 
     near = [e for e in focus if e.kind == kind and e is not other_than]
     if near and rng.random() < IN_FOCUS:
         return pick(rng, near)
-    return pick(rng, [e for e in world.cast[kind] if e is not other_than])
+    cast = world.cast[kind]
+    return pick(rng, [e for e in cast if e is not other_than] if other_than in cast else cast)
 
 
 def _fact(rng: Any, world: World, event: int, pos: int, seen: set[tuple[str, str, str | int]]) -> Fact:

@@ -139,6 +139,7 @@ def test_rag_reports_retrieval_at_every_k_as_builders_metrics_computes_it(univer
             assert got[f"{name}@{k}"] == pytest.approx(expected[f"{name}@{k}"]), (name, k)
         assert got[f"mrr@{k}"] == pytest.approx(expected["mrr"])
         assert got[f"adt_score@k{k}"] == 1.0  # the oracle, at every depth
-    assert got["recall@1"] < got["recall@4"] < got["recall@10"]
+    # no order across depths: each depth balances its own rows (retrieved sufficient or not at that k, within each
+    # path length), so recall@1 and recall@4 are means over different rows
     docs = load_rag_sweep({"phantom_wiki_config": "n500_s1", "phantom_wiki_cache_dir": universes}, cite=False)
     assert {d["retrieval_k"] for d in docs["test"]} == {4}  # one k by default: the paper's

@@ -123,12 +123,16 @@ def test_a_model_that_never_refuses_scores_zero_on_every_unanswerable_kind_and_o
     for task in HEADLINE:
         samples = results["samples"][task]
         kinds = {s["doc"]["unanswerable_kind"] for s in samples} - {""}
-        assert kinds == {
+        every_kind = {
             "false_premise_relation",
             "false_premise_attribute",
             "nonexistent_person",
             "uncertain_specificity",
         }
+        if task == "phantom_wiki_rag":  # 20 to 40 balanced rows at 3 questions a template: not every kind is drawn
+            assert len(kinds) >= 2 and kinds <= every_kind
+        else:
+            assert kinds == every_kind
         if task == "phantom_wiki_mc":
             per_category = metrics.choice_scores(
                 [

@@ -19,5 +19,5 @@ for r in mine.select(range(min(2, len(mine)))):
           f"{len(r['documents'])} documents, evidence at {r['citations']}")
 PY
 echo
-echo "Next: source .venv/bin/activate, then python -m phantom_wiki --help (or list); the README's 'Evaluate a model'"
+echo "Next: source .venv/bin/activate, then python -m phantom_wiki --help (or list); the README's 'Evaluate your model'"
 echo "runs a model on a fresh universe."

@@ -318,11 +318,7 @@ class GeneratedInstanceBuilder(InstanceBuilder):
     def optimal_evidence(self) -> list[dict[str, Any]]:
         """The minimal sufficient articles only (appendix E.1), insufficient rows with a replacement article."""
         rows: list[dict[str, Any]] = []
-        for family in self.families:
-            minimal = self.minimal_sufficient_set(family.parent)
-            if minimal is None:
-                continue
-            shown = family_shuffled(self.seed, "optimal-evidence", family.family_id, minimal)
+        for family, minimal, shown in self.optimal_layouts():
             extra = {"sufficient_article_ids": list(minimal)}
             plans: list[Plan] = [(family.parent, SUFFICIENT, shown, extra)]
             plans += self._replaced(family, "optimal-evidence", shown, minimal, set(shown), {})

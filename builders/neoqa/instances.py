@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import filterfalse
 from json.encoder import encode_basestring_ascii
@@ -435,11 +435,7 @@ class InstanceBuilder:
     def optimal_evidence(self) -> list[dict[str, Any]]:
         """The set without irrelevant evidence (appendix E.1): the minimal sufficient articles only."""
         rows: list[dict[str, Any]] = []
-        for family in self.families:
-            minimal = self.minimal_sufficient_set(family.parent)
-            if minimal is None:
-                continue
-            shown = family_shuffled(self.seed, "optimal-evidence", family.family_id, minimal)
+        for family, minimal, shown in self.optimal_layouts():
             sufficient = self._instance(
                 family,
                 family.parent,
@@ -451,6 +447,14 @@ class InstanceBuilder:
             rows.extend(self._one_removed(family, shown, minimal, self._gaps(family.parent, shown, minimal)))
             rows.extend(self._with_children(family, sufficient))
         return rows
+
+    def optimal_layouts(self) -> Iterator[tuple[Family, list[str], list[str]]]:
+        """Each family with a minimal sufficient set: the family, that set, and the order the optimal-evidence set
+        shows it in (the release's and the generated sets alike)."""
+        for family in self.families:
+            minimal = self.minimal_sufficient_set(family.parent)
+            if minimal is not None:
+                yield family, minimal, family_shuffled(self.seed, "optimal-evidence", family.family_id, minimal)
 
     def irrelevant_candidates(self, question: Mapping[str, Any], minimal: Sequence[str]) -> list[Article]:
         """Past articles outside the minimal set that mention none of the required items, in canonical order."""
